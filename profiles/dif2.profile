@@ -1,0 +1,9 @@
+# Type 2 CRC device (the kernel shows Type 2 as T10-DIF-TYPE1-CRC), 50/50 random 64 KiB
+# scsi_debug: dif=2 dix=1 guard=0
+pi-format = T10-DIF-TYPE1-CRC
+rw = randrw
+rwmixread = 50
+bs = 64k
+iodepth = 4
+engine = libaio
+verify = on

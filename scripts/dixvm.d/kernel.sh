@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# dixvm kernel provider: fetches a stock Debian kernel package through a
+# private apt configuration, unpacks it into the user's cache and reuses it.
+# Sourced by scripts/dixvm; uses its die/note helpers.
+#
+# Cache layout (one tree per suite):
+#   $DIXVM_CACHE/kernels/SUITE/apt/      private apt state (sources, lists, debs)
+#   $DIXVM_CACHE/kernels/SUITE/current   the kernel release unpacked last
+#   $DIXVM_CACHE/kernels/SUITE/KVER/root the unpacked packages (dpkg -x)
+#   $DIXVM_CACHE/kernels/SUITE/KVER/modtree-HASH.cpio  cached module archives
+
+# The one keyring we trust for Debian archives; the system's sources name it too.
+: "${DIXVM_APT_KEYRING:=/usr/share/keyrings/debian-archive-keyring.gpg}"
+
+# apt_mirror - print the Debian mirror URI the system's apt sources use.
+#
+# The mirror is whatever the machine is configured with (never a host name
+# written into the project).  We take the first "deb" source that carries a
+# plain release suite (no "-security"/"-updates" suffix) with component main,
+# from one-line .list files and deb822 .sources files alike.
+# DIXVM_APT_MIRROR overrides it.  Prints nothing when none is found.
+apt_mirror()
+{
+	if [ -n "${DIXVM_APT_MIRROR:-}" ]; then
+		printf '%s\n' "$DIXVM_APT_MIRROR"
+		return
+	fi
+	local f uri
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		 /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		case $f in
+		*.sources) uri=$(deb822_mirror < "$f") ;;
+		*) uri=$(oneline_mirror < "$f") ;;
+		esac
+		[ -n "$uri" ] && { printf '%s\n' "$uri"; return; }
+	done
+	return 0
+}
+
+# deb822_mirror - first URI of a deb822 stanza (stdin) that is enabled, of
+# type deb, with component main and a suite without a dash.
+deb822_mirror()
+{
+	awk '
+	function flush(   n, i, s, u) {
+		if (enabled != "no" && types ~ /(^|[ \t])deb([ \t]|$)/ &&
+		    comps ~ /(^|[ \t])main([ \t]|$)/) {
+			n = split(suites, s, /[ \t]+/)
+			for (i = 1; i <= n; i++)
+				if (s[i] != "" && s[i] !~ /-/) {
+					split(uris, u, /[ \t]+/); print u[1]; found = 1; exit
+				}
+		}
+		types = uris = suites = comps = enabled = ""
+	}
+	/^[ \t]*$/ { flush(); next }
+	/^#/ { next }
+	{
+		key = tolower($1); sub(/:$/, "", key)
+		val = $0; sub(/^[^:]*:[ \t]*/, "", val)
+		if (key == "types") types = val
+		else if (key == "uris") uris = val
+		else if (key == "suites") suites = val
+		else if (key == "components") comps = val
+		else if (key == "enabled") enabled = tolower(val)
+	}
+	END { if (!found) flush() }
+	'
+}
+
+# oneline_mirror - the same for one-line "deb [opts] URI SUITE COMP..." files.
+oneline_mirror()
+{
+	awk '
+	{ sub(/#.*/, "") }
+	!/^[ \t]*deb[ \t]/ { next }
+	{
+		sub(/^[ \t]*deb[ \t]+/, "")
+		if ($0 ~ /^\[/) sub(/^\[[^]]*\][ \t]*/, "")
+		n = split($0, w, /[ \t]+/)
+		if (n < 3 || w[2] ~ /-/) next
+		for (i = 3; i <= n; i++) if (w[i] == "main") { print w[1]; exit }
+	}
+	'
+}
+
+# apt_private - run an apt tool (apt-get/apt-cache) with the suite's private
+# configuration: own sources list, lists, cache and an empty dpkg status, so
+# the system's apt state is neither read for sources nor written.
+apt_private()
+{
+	local tool=$1; shift
+	local a=$SUITE_DIR/apt
+	"$tool" -q \
+		-o Dir::Etc::sourcelist="$a/sources.list" \
+		-o Dir::Etc::sourceparts="$a/empty" \
+		-o Dir::Etc::preferences="$a/empty/none" \
+		-o Dir::Etc::preferencesparts="$a/empty" \
+		-o Dir::State="$a/state" \
+		-o Dir::State::Lists="$a/lists" \
+		-o Dir::State::status="$a/status" \
+		-o Dir::Cache="$a/cache" \
+		-o APT::Architecture=amd64 \
+		-o APT::Architectures::=amd64 \
+		-o APT::Sandbox::User=root \
+		-o Acquire::Languages=none \
+		-o Acquire::Retries=1 \
+		-o Acquire::http::Timeout=30 \
+		"$@"
+}
+
+# kernel_fetch SUITE - make sure SUITE's current kernel is unpacked in the
+# cache; sets KVER, KROOT (the unpacked root), VMLINUZ and MODDIR.
+# Fetches only when nothing is cached yet or --refresh was given.
+# Dies with status 125 naming the suite and package when anything fails.
+kernel_fetch()
+{
+	local suite=$1
+	SUITE_DIR=$DIXVM_CACHE/kernels/$suite
+	mkdir -p "$SUITE_DIR" || die 125 "cannot create cache directory $SUITE_DIR"
+
+	# Two runs may start together (make check -j2): one fetches, the
+	# other waits for it instead of unpacking into the same tree.
+	exec {lockfd}>"$SUITE_DIR/.lock"
+	flock "$lockfd"
+
+	if [ "$REFRESH" = 0 ] && [ -s "$SUITE_DIR/current" ]; then
+		KVER=$(cat "$SUITE_DIR/current")
+		if kernel_locate "$SUITE_DIR/$KVER/root"; then
+			flock -u "$lockfd"
+			return 0
+		fi
+	fi
+	kernel_download "$suite"
+	flock -u "$lockfd"
+}
+
+# kernel_download SUITE - resolve linux-image-amd64 in SUITE, download the
+# image package and its same-release companions (7.x splits the image into
+# linux-binary/linux-modules packages), unpack them with dpkg -x.
+kernel_download()
+{
+	local suite=$1 mirror a meta image pkgs p deb
+	mirror=$(apt_mirror)
+	[ -n "$mirror" ] || die 125 "kernel $suite: no Debian mirror found in /etc/apt/sources.list{,.d} (set DIXVM_APT_MIRROR=URI)"
+	[ -r "$DIXVM_APT_KEYRING" ] || die 125 "kernel $suite: keyring $DIXVM_APT_KEYRING missing (install debian-archive-keyring or set DIXVM_APT_KEYRING)"
+
+	a=$SUITE_DIR/apt
+	rm -rf "$a/cache"
+	mkdir -p "$a/empty" "$a/state" "$a/lists/partial" "$a/cache/archives/partial" "$a/debs" || die 125 "cannot create $a"
+	: > "$a/status"
+	printf 'deb [signed-by=%s] %s %s main\n' "$DIXVM_APT_KEYRING" "$mirror" "$suite" > "$a/sources.list"
+
+	note "fetching the Debian $suite kernel (package index from $mirror)"
+	if ! apt_private apt-get update > "$a/update.log" 2>&1; then
+		sed 's/^/dixvm:   /' "$a/update.log" >&2
+		die 125 "kernel $suite: apt-get update of suite '$suite' failed; cannot fetch package linux-image-amd64"
+	fi
+	meta=linux-image-amd64
+	image=$(apt_private apt-cache depends "$meta" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+	if [ -z "$image" ]; then
+		sed 's/^/dixvm:   /' "$a/update.log" >&2
+		die 125 "kernel $suite: package $meta not found in suite '$suite' at $mirror"
+	fi
+	KVER=${image#linux-image-}
+	# The image's own same-release dependencies (linux-binary-KVER,
+	# linux-modules-KVER on 7.x); nothing else (no initramfs tools).
+	pkgs=("$image")
+	while read -r p; do
+		pkgs+=("$p")
+	done < <(apt_private apt-cache depends "$image" 2>/dev/null |
+		 sed -n "s/^ *|\{0,1\}Depends: \(linux-[a-z]*-$KVER\)\$/\1/p" | sort -u)
+
+	note "downloading ${pkgs[*]}"
+	rm -f "$a/debs"/*.deb
+	if ! (cd "$a/debs" && apt_private apt-get download "${pkgs[@]}") > "$a/download.log" 2>&1; then
+		sed 's/^/dixvm:   /' "$a/download.log" >&2
+		die 125 "kernel $suite: apt-get download ${pkgs[*]} failed"
+	fi
+
+	local dest=$SUITE_DIR/$KVER
+	rm -rf "$dest.new"
+	mkdir -p "$dest.new/root" || die 125 "cannot create $dest.new"
+	for deb in "$a/debs"/*.deb; do
+		dpkg -x "$deb" "$dest.new/root" || die 125 "kernel $suite: dpkg -x $deb failed"
+	done
+	rm -f "$a/debs"/*.deb
+	kernel_locate "$dest.new/root" || die 125 "kernel $suite: ${pkgs[*]} holds no vmlinuz/modules for $KVER"
+	rm -rf "$dest"
+	mv "$dest.new" "$dest" || die 125 "cannot rename $dest.new"
+	kernel_locate "$dest/root" || die 125 "kernel $suite: lost $dest"
+	printf '%s\n' "$KVER" > "$SUITE_DIR/current"
+	note "kernel $KVER cached in $dest"
+}
+
+# kernel_locate ROOT - find vmlinuz and the modules tree of $KVER under an
+# unpacked root (Debian moved /lib/modules to /usr/lib/modules); sets
+# KROOT, VMLINUZ and MODDIR.  Returns 1 when either is missing.
+kernel_locate()
+{
+	local root=$1 d
+	VMLINUZ= MODDIR=
+	for d in "$root/boot/vmlinuz-$KVER" "$root/usr/lib/linux/vmlinuz-$KVER" \
+		 "$root/usr/lib/modules/$KVER/vmlinuz"; do
+		[ -f "$d" ] && { VMLINUZ=$d; break; }
+	done
+	for d in "$root/lib/modules/$KVER" "$root/usr/lib/modules/$KVER"; do
+		[ -d "$d/kernel" ] && { MODDIR=$d; break; }
+	done
+	KROOT=$root
+	[ -n "$VMLINUZ" ] && [ -n "$MODDIR" ]
+}
+
+# bzimage_version FILE - print the release string embedded in an x86
+# bzImage (boot protocol: kernel_version pointer at 0x20e, +0x200).
+bzimage_version()
+{
+	local off
+	off=$(od -An -tu2 -j $((0x20e)) -N2 "$1" 2>/dev/null | tr -d ' ')
+	[ -n "$off" ] && [ "$off" -gt 0 ] || return 0
+	dd if="$1" bs=1 skip=$((off + 0x200)) count=128 2>/dev/null |
+		tr '\0' '\n' | head -n 1 | cut -d' ' -f1
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * crc-internal.h - what crc.c (portable code, table, dispatch) and
+ * crc-x86.c (PCLMULQDQ / SSE4.2 / AVX2 code) share.  Not for other users:
+ * they go through crc.h.
+ */
+#ifndef DIX_CRC_INTERNAL_H
+#define DIX_CRC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Generator polynomials, x^n term implied. */
+#define CRC16_T10DIF_POLY	0x8bb7u			/* MSB first */
+#define CRC32C_POLY		0x1edc6f41u		/* used reflected */
+#define CRC64_NVME_POLY		0xad93d23594c93659ull	/* used reflected */
+
+/*
+ * The portable slice-by-16 updates (raw state, see crc.h).  crc-x86.c
+ * finishes its folded 16-byte remainder and the short tail with them.
+ * crc_tables_init() must have run (crc_impls()/crc_best() make sure).
+ */
+uint64_t crc16_slice16(uint64_t state, const void *buf, size_t len);
+uint64_t crc32c_slice16(uint64_t state, const void *buf, size_t len);
+uint64_t crc64_slice16(uint64_t state, const void *buf, size_t len);
+uint64_t ipcsum_portable(uint64_t state, const void *buf, size_t len);
+
+/** crc_tables_init() - build the lookup tables once (thread-safe). */
+void crc_tables_init(void);
+
+#if defined(__x86_64__)
+/* crc-x86.c: each needs the CPU feature its *_ok() reports. */
+int crc_x86_pclmul_ok(void);
+int crc_x86_vpclmul_ok(void);
+int crc_x86_sse42_ok(void);
+int crc_x86_avx2_ok(void);
+uint64_t crc16_pclmul(uint64_t state, const void *buf, size_t len);
+uint64_t crc32c_pclmul(uint64_t state, const void *buf, size_t len);
+uint64_t crc64_pclmul(uint64_t state, const void *buf, size_t len);
+uint64_t crc16_vpclmul(uint64_t state, const void *buf, size_t len);
+uint64_t crc32c_vpclmul(uint64_t state, const void *buf, size_t len);
+uint64_t crc64_vpclmul(uint64_t state, const void *buf, size_t len);
+uint64_t crc32c_sse42(uint64_t state, const void *buf, size_t len);
+uint64_t ipcsum_avx2(uint64_t state, const void *buf, size_t len);
+/** crc_x86_init() - compute the folding constants (after the tables). */
+void crc_x86_init(void);
+#endif
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * crc.h - the four T10/NVMe protection-information guards and every
+ * implementation of them dixload carries, with a dispatch that picks the
+ * fastest one available on this CPU and build.
+ *
+ * Every implementation works on a raw *state* so that a guard can be
+ * computed over several segments (data, then the metadata bytes in front of
+ * the tuple):  result = crc_final(g, impl->update(...impl->update(
+ * crc_init(g), a, la)..., b, lb)).  For the IP checksum every segment but
+ * the last must have an even length (the sum is over 16-bit words).
+ */
+#ifndef DIX_CRC_H
+#define DIX_CRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The guard tag algorithms of T10 DIF/DIX and NVMe end-to-end protection. */
+enum dix_guard {
+	DIX_GUARD_CRC16,	/* CRC-16/T10-DIF: poly 0x8BB7, init 0, MSB first */
+	DIX_GUARD_IP,		/* IP checksum (RFC 1071), the DIX alternative */
+	DIX_GUARD_CRC32C,	/* CRC-32C (Castagnoli), NVMe 32b guard */
+	DIX_GUARD_CRC64,	/* CRC-64/NVME, NVMe 64b guard */
+	DIX_GUARD_NR,
+};
+
+/**
+ * typedef crc_update_fn - fold @len bytes at @buf into a raw guard state.
+ * @state: the state so far (crc_init() for a fresh guard)
+ * @buf: the bytes; any alignment
+ * @len: number of bytes; may be 0
+ *
+ * Return: the new raw state; crc_final() turns it into the guard value.
+ */
+typedef uint64_t (*crc_update_fn)(uint64_t state, const void *buf, size_t len);
+
+/**
+ * struct crc_impl - one implementation of one guard.
+ * @name: short name shown by crcbench and accepted by crc_force(),
+ *        e.g. "slice16", "pclmul", "isal"
+ * @guard: the guard it computes
+ * @update: the update function (raw state in, raw state out)
+ * @supported: returns non-zero when the CPU can run it; NULL = always
+ * @rank: dispatch preference among the supported ones, higher wins
+ * @desc: one line saying what it is
+ */
+struct crc_impl {
+	const char *name;
+	enum dix_guard guard;
+	crc_update_fn update;
+	int (*supported)(void);
+	int rank;
+	const char *desc;
+};
+
+/**
+ * crc_impls() - the table of every implementation built into dixload.
+ * @nr: set to the number of entries
+ *
+ * Includes implementations this CPU cannot run; check crc_impl_ok().
+ * Return: the table (static storage, never NULL).
+ */
+const struct crc_impl *crc_impls(size_t *nr);
+
+/**
+ * crc_impl_ok() - can @impl run on this machine?
+ * @impl: an entry of crc_impls()
+ *
+ * Return: 1 if it can, 0 if the CPU lacks the instructions it needs.
+ */
+int crc_impl_ok(const struct crc_impl *impl);
+
+/**
+ * crc_best() - the implementation the dispatch uses for @g.
+ * @g: the guard
+ *
+ * The highest-ranked supported implementation, unless crc_force() chose
+ * another.  Thread-safe; cheap enough to call once per I/O.
+ * Return: the implementation (never NULL: the portable ones always run).
+ */
+const struct crc_impl *crc_best(enum dix_guard g);
+
+/**
+ * crc_force() - make the dispatch use the implementation named @name.
+ * @g: the guard
+ * @name: an implementation name of that guard ("slice16", "isal" ...)
+ *
+ * Meant for option parsing before any worker starts; not synchronised with
+ * concurrent crc_best() callers.
+ * Return: 0, -ENOENT if no such implementation of @g exists, -ENOTSUP if
+ * this CPU cannot run it.
+ */
+int crc_force(enum dix_guard g, const char *name);
+
+/** crc_init() - the raw state a fresh guard computation starts from. */
+uint64_t crc_init(enum dix_guard g);
+
+/** crc_final() - turn a raw state into the guard value stored in PI. */
+uint64_t crc_final(enum dix_guard g, uint64_t state);
+
+/**
+ * crc_compute() - the guard of one buffer, through the dispatch.
+ * @g: the guard
+ * @buf: bytes
+ * @len: their number
+ *
+ * Return: the guard value (16, 32 or 64 significant bits).
+ */
+uint64_t crc_compute(enum dix_guard g, const void *buf, size_t len);
+
+/** crc_guard_bits() - width of the guard value: 16, 32 or 64. */
+unsigned int crc_guard_bits(enum dix_guard g);
+
+/** crc_guard_name() - "crc16", "ip", "crc32c" or "crc64". */
+const char *crc_guard_name(enum dix_guard g);
+
+/**
+ * crc_guard_parse() - guard from its name.
+ * @s: "crc16" (also "crc", "t10dif"), "ip", "crc32c", "crc64"
+ * @g: result
+ *
+ * Return: 0, or -EINVAL for an unknown name.
+ */
+int crc_guard_parse(const char *s, enum dix_guard *g);
+
+#endif

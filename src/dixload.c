@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dixload.c - main: options -> profile -> target -> safety -> load -> report.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "crcbench.h"
+#include "engine.h"
+#include "hotload.h"
+#include "options.h"
+#include "parse.h"
+#include "probe.h"
+#include "profile.h"
+#include "run.h"
+#include "safety.h"
+#include "target.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	const struct dix_engine *const *e;
+
+	fprintf(f,
+"Usage: dixload --dev PATH [--profile NAME|FILE] [options]\n"
+"       dixload probe DEV [--json]\n"
+"       dixload crcbench [--seconds S] [--json]\n"
+"\n"
+"Block-layer I/O integrity load generator: reads and writes with verified\n"
+"data on block devices (with T10 PI / DIX where the device has it) and files,\n"
+"a per-second meter, and mid-run kernel module hot-load with transition\n"
+"capture.\n"
+"\n"
+"Options (profile files use the same names as keys):\n");
+	opts_print_help(f);
+	fprintf(f,
+"  --help                     this text\n"
+"  --version                  print the version\n"
+"  --list-profiles            list the profiles found\n"
+"\n"
+"ENGINES\n");
+	for (e = engine_list(); *e; e++)
+		fprintf(f, "  %-10s %s\n", (*e)->name, (*e)->help);
+	fprintf(f,
+"\n"
+"Sizes take k/m/g/t suffixes (binary: 1k = 1024).  MB/s is 10^6 bytes per\n"
+"second, over the measured interval.  Without --runtime the region is\n"
+"covered once.  Targets are opened with O_DIRECT.\n"
+"\n"
+"Writing: dixload refuses to write a block device that is mounted, used as\n"
+"swap, has holders (dm, md, LVM), holds partitions or carries a filesystem,\n"
+"RAID or partition-table signature, or a regular file holding a filesystem\n"
+"image.  --force overrides the signature, partition and holder checks only,\n"
+"never a mounted filesystem or active swap.  scsi_debug disks and the dixvm\n"
+"harness's NVMe namespace are scratch devices and need no --force.\n"
+"\n"
+"EXIT STATUS\n"
+"  0  success\n"
+"  1  usage or setup error (found before the load starts)\n"
+"  2  I/O errors\n"
+"  3  integrity errors (PI check failures, data verification failures)\n"
+"  4  a scheduled action (--hotload, --unload, --sysfs, --exec) failed\n"
+"  When several apply: 3 > 2 > 4 > 0.\n");
+}
+
+/* Split "--name=value" / "--name value"; flags take no value. */
+static int parse_cli(int argc, char **argv, struct dix_opts *cli,
+		     const char **profile, int *list_profiles)
+{
+	char err[512];
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL;
+		const struct dix_option *d;
+		char name[64];
+		const char *eq;
+		size_t n;
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			usage(stdout);
+			exit(0);
+		}
+		if (!strcmp(arg, "--version")) {
+			printf("dixload %s\n", PACKAGE_VERSION);
+			exit(0);
+		}
+		if (!strcmp(arg, "--list-profiles")) {
+			*list_profiles = 1;
+			continue;
+		}
+		if (strncmp(arg, "--", 2)) {
+			dix_err("unexpected argument '%s' (options start with --; see --help)",
+				arg);
+			return -EINVAL;
+		}
+		arg += 2;
+		eq = strchr(arg, '=');
+		n = eq ? (size_t)(eq - arg) : strlen(arg);
+		if (n >= sizeof(name)) {
+			dix_err("unknown option '--%s' (see --help)", arg);
+			return -EINVAL;
+		}
+		memcpy(name, arg, n);
+		name[n] = '\0';
+		d = opt_find(name);
+		if (!d) {
+			dix_err("unknown option '--%s' (see --help)", name);
+			return -EINVAL;
+		}
+		if (eq) {
+			val = eq + 1;
+		} else if (d->type != OPT_FLAG) {
+			if (i + 1 >= argc) {
+				dix_err("--%s needs a value (%s)", name,
+					d->metavar);
+				return -EINVAL;
+			}
+			val = argv[++i];
+		}
+		if (!strcmp(name, "profile")) {
+			*profile = val;
+			continue;
+		}
+		if (opt_set(cli, name, val, err, sizeof(err))) {
+			dix_err("%s", err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Settings precedence: table defaults < profile < command line.  The
+ * command line is parsed twice: once to find --profile, once (after the
+ * profile) so its values win.
+ */
+static int build_opts(int argc, char **argv, struct dix_opts *o,
+		      int *list_profiles)
+{
+	const char *profile = NULL;
+	struct dix_opts scratch;
+	char path[4096], err[1024];
+	int r;
+
+	opts_init(&scratch);
+	r = parse_cli(argc, argv, &scratch, &profile, list_profiles);
+	opts_free(&scratch);
+	if (r)
+		return r;
+
+	opts_init(o);
+	if (profile) {
+		r = profile_find(profile, path, sizeof(path));
+		if (r) {
+			dix_err("profile '%s' not found (searched: %s; see --list-profiles)",
+				profile, path);
+			return r;
+		}
+		r = profile_load(path, o, err, sizeof(err));
+		if (r) {
+			dix_err("%s", err);
+			return r;
+		}
+		o->profile = xstrdup(profile);
+	}
+	return parse_cli(argc, argv, o, &profile, list_profiles);
+}
+
+static int check_geometry(struct dix_opts *o, struct dix_target *t)
+{
+	char a[32];
+
+	if (o->bs % t->lbs) {
+		dix_err("--bs %s is not a multiple of %s's logical block size (%u bytes)",
+			format_size(o->bs, a, sizeof(a)), t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (o->offset % t->lbs) {
+		dix_err("--offset %llu is not a multiple of %s's logical block size (%u bytes)",
+			(unsigned long long)o->offset, t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (o->offset >= t->size) {
+		dix_err("--offset %llu is beyond the end of %s (%llu bytes)",
+			(unsigned long long)o->offset, t->path,
+			(unsigned long long)t->size);
+		return -EINVAL;
+	}
+	if (!o->size || o->offset + o->size > t->size) {
+		if (o->size)
+			dix_warn("--size %llu from offset %llu passes the end of %s; using %llu bytes",
+				 (unsigned long long)o->size,
+				 (unsigned long long)o->offset, t->path,
+				 (unsigned long long)(t->size - o->offset));
+		o->size = t->size - o->offset;
+	}
+	o->size -= o->size % (o->bs * o->jobs);
+	if (!o->size) {
+		dix_err("the region of %s is smaller than --bs x --jobs (%llu x %llu bytes)",
+			t->path, (unsigned long long)o->bs,
+			(unsigned long long)o->jobs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_pi_format(const struct dix_opts *o, const struct dix_target *t)
+{
+	if (!o->pi_format || !strcmp(o->pi_format, "any"))
+		return 0;
+	if (strcmp(o->pi_format, t->integrity.format)) {
+		dix_err("%s: integrity format is '%s' but %s expects '%s' (give --pi-format any to run anyway)",
+			t->path, t->integrity.format,
+			o->profile ? "the profile" : "--pi-format",
+			o->pi_format);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct dix_opts o;
+	struct dix_target t;
+	struct dix_run r;
+	char err[1024];
+	int list_profiles = 0, status, write;
+
+	if (build_opts(argc, argv, &o, &list_profiles))
+		return DIX_EXIT_USAGE;
+	if (list_profiles) {
+		profile_list(stdout);
+		return 0;
+	}
+	if (!o.dev) {
+		dix_err("--dev PATH is required (a block device or a file; see --help)");
+		return DIX_EXIT_USAGE;
+	}
+	if (!engine_find(o.engine)) {
+		const struct dix_engine *const *e;
+		size_t n = 0;
+
+		for (e = engine_list(); *e; e++)
+			n += snprintf(err + n, sizeof(err) - n, "%s%s",
+				      n ? ", " : "", (*e)->name);
+		dix_err("--engine: '%s' is not available (allowed: %s)",
+			o.engine, err);
+		return DIX_EXIT_USAGE;
+	}
+	if (actions_check(&o, err, sizeof(err))) {
+		dix_err("%s", err);
+		return DIX_EXIT_USAGE;
+	}
+	if (!o.seed_set) {
+		if (getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
+			o.seed = (uint64_t)dix_now_ns();
+		o.seed &= (1ull << 53) - 1;	/* exact in JSON doubles */
+	}
+
+	write = rw_writes(o.rw);
+	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
+		dix_err("refusing to write %s", err);
+		return DIX_EXIT_USAGE;
+	}
+	if (target_open(&t, o.dev, write, o.size + o.offset, err,
+			sizeof(err))) {
+		dix_err("%s", err);
+		return DIX_EXIT_USAGE;
+	}
+	if (check_geometry(&o, &t) || check_pi_format(&o, &t)) {
+		target_close(&t);
+		return DIX_EXIT_USAGE;
+	}
+
+	memset(&r, 0, sizeof(r));
+	r.o = &o;
+	r.t = &t;
+	r.eng = engine_find(o.engine);
+	r.wake_fd = -1;
+	status = run_load(&r);
+	target_close(&t);
+	opts_free(&o);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (argc > 1 && !strcmp(argv[1], "probe"))
+		return probe_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "crcbench"))
+		return crcbench_main(argc - 1, argv + 1);
+	if (argc > 1 && argv[1][0] != '-') {
+		dix_err("unknown command '%s' (commands: probe, crcbench; or options, see --help)",
+			argv[1]);
+		return DIX_EXIT_USAGE;
+	}
+	return run_main(argc, argv);
+}

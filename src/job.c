@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * job.c - the depth loop of one worker.
+ *
+ * Keep @iodepth I/Os in flight: pick the next (direction, offset), make
+ * sure it does not touch a block with a write in flight, prepare the data
+ * (headers and pattern for writes), queue it, commit the batch, reap
+ * completions, account and verify them.  A failed I/O is retried once; if
+ * the retry succeeds it counts as recovered (Rec), otherwise as an error
+ * of its kind (Err).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "inflight.h"
+#include "job.h"
+#include "run.h"
+#include "util.h"
+#include "verify.h"
+
+/* Messages printed per error kind before they are only counted. */
+#define ERR_PRINT_LIMIT	20
+
+/* Offsets: sequential, or a full-period LCG permutation per pass. */
+struct gen {
+	uint64_t nblocks;	/* I/O-sized blocks in the slice */
+	uint64_t issued;	/* blocks issued in this pass */
+	uint64_t m;		/* power of two >= nblocks */
+	uint64_t a, c, x;	/* LCG x = a*x + c mod m */
+	uint64_t rng;		/* xorshift state: mix and pass seeds */
+	int random;
+	int loop;		/* --runtime: start a new pass at the end */
+};
+
+static inline uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+static void gen_pass(struct gen *g)
+{
+	g->issued = 0;
+	if (!g->random)
+		return;
+	/* a = 1 mod 4 and c odd give full period modulo a power of two */
+	g->a = (rng_next(&g->rng) & ~3ull) | 5;
+	g->c = rng_next(&g->rng) | 1;
+	g->x = rng_next(&g->rng) & (g->m - 1);
+}
+
+static void gen_init(struct gen *g, uint64_t nblocks, int random, int loop,
+		     uint64_t seed)
+{
+	memset(g, 0, sizeof(*g));
+	g->nblocks = nblocks;
+	g->random = random;
+	g->loop = loop;
+	g->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+	g->m = 1;
+	while (g->m < nblocks)
+		g->m <<= 1;
+	gen_pass(g);
+}
+
+/* Next block index, or -1 when the region has been covered once. */
+static int64_t gen_next(struct gen *g)
+{
+	if (g->issued == g->nblocks) {
+		if (!g->loop)
+			return -1;
+		gen_pass(g);
+	}
+	g->issued++;
+	if (!g->random)
+		return g->issued - 1;
+	do {
+		g->x = (g->a * g->x + g->c) & (g->m - 1);
+	} while (g->x >= g->nblocks);
+	return g->x;
+}
+
+struct wctx {
+	struct dix_worker *w;
+	struct dix_run *r;
+	const struct dix_opts *o;
+	const struct dix_engine *eng;
+	struct dix_eng_ctx ectx;
+	struct dix_io *ios;
+	struct dix_io **free;
+	unsigned int nfree;
+	unsigned int inflight_n;
+	struct inflight fl;
+	int track;		/* in-flight range tracking needed */
+	struct gen g;
+	uint32_t seq;
+	uint32_t lbs;
+	uint64_t seed;
+	int printed[DIX_ERR_NR];
+};
+
+static inline void cadd(uint64_t *p, uint64_t v)
+{
+	/* sole writer: a relaxed store is enough for the meter's loads */
+	__atomic_store_n(p, *p + v, __ATOMIC_RELAXED);
+}
+
+static uint64_t total_errors(const struct dix_worker *w)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < DIX_ERR_NR; k++)
+		n += w->c.errors[k];
+	return n;
+}
+
+static void record_error(struct wctx *x, int kind, uint64_t offset,
+			 const char *msg)
+{
+	struct dix_worker *w = x->w;
+
+	cadd(&w->c.errors[kind], 1);
+	if (w->nfirst[kind] < DIX_FIRST_LBAS)
+		w->first_lba[kind][w->nfirst[kind]++] = offset / x->lbs;
+	if (x->printed[kind] < ERR_PRINT_LIMIT) {
+		pthread_mutex_lock(&x->r->lock);
+		fprintf(stderr, "dixload: %s\n", msg);
+		if (++x->printed[kind] == ERR_PRINT_LIMIT)
+			fprintf(stderr,
+				"dixload: job %d: further %s errors are counted, not printed\n",
+				w->id, dix_errkind_name(kind));
+		pthread_mutex_unlock(&x->r->lock);
+	}
+	if (x->o->max_errors && total_errors(w) >= x->o->max_errors)
+		run_request_stop(x->r);
+}
+
+static void verify_read(struct wctx *x, struct dix_io *io)
+{
+	const unsigned char *b = io->buf;
+	struct verify_fail f;
+	char msg[512];
+	uint32_t i;
+
+	for (i = 0; i < io->len; i += x->lbs) {
+		enum verify_kind k = verify_block(b + i, x->lbs,
+						  io->offset + i, &f);
+
+		if (k == VF_OK)
+			continue;
+		if (k == VF_UNWRITTEN) {
+			x->w->unwritten++;
+			if (x->o->verify != VERIFY_STRICT)
+				continue;
+		}
+		verify_describe(&f, x->r->t->name, x->lbs, msg, sizeof(msg));
+		record_error(x, DIX_ERR_VERIFY, io->offset + i, msg);
+	}
+}
+
+/* Account a finished I/O.  Returns 1 when it must be queued again. */
+static int complete(struct wctx *x, struct dix_io *io)
+{
+	struct dix_worker *w = x->w;
+	uint64_t now = dix_now_ns();
+	char msg[512];
+	int kind;
+
+	if (io->res == (int32_t)io->len) {
+		if (io->retried || io->recovered)
+			cadd(&w->c.recovered, 1);
+		lat_add(&w->lat[io->dir], now - io->start_ns);
+		cadd(&w->c.bytes[io->dir], io->len);
+		cadd(&w->c.ops[io->dir], 1);
+		if (io->dir == DIX_READ && x->o->verify != VERIFY_OFF)
+			verify_read(x, io);
+		return 0;
+	}
+	if (!io->retried && !__atomic_load_n(&x->r->stop, __ATOMIC_RELAXED)) {
+		io->retried = 1;
+		return 1;
+	}
+	/* EILSEQ is how the block layer reports a failed integrity check */
+	if (io->errkind < DIX_ERR_NR && io->res < 0)
+		kind = io->errkind;
+	else if (io->res == -EILSEQ)
+		kind = DIX_ERR_UNKNOWN;
+	else
+		kind = DIX_ERR_IO;
+	if (io->res < 0)
+		snprintf(msg, sizeof(msg),
+			 "%s: %s error at offset %llu (LBA %llu), %u bytes: %s%s",
+			 x->r->t->name, io->dir == DIX_READ ? "read" : "write",
+			 (unsigned long long)io->offset,
+			 (unsigned long long)(io->offset / x->lbs), io->len,
+			 strerror(-io->res),
+			 kind == DIX_ERR_UNKNOWN ?
+			 " (integrity check failed; the tag is not reported by this engine)" : "");
+	else
+		snprintf(msg, sizeof(msg),
+			 "%s: short %s at offset %llu (LBA %llu): %d of %u bytes",
+			 x->r->t->name, io->dir == DIX_READ ? "read" : "write",
+			 (unsigned long long)io->offset,
+			 (unsigned long long)(io->offset / x->lbs), io->res,
+			 io->len);
+	record_error(x, kind, io->offset, msg);
+	return 0;
+}
+
+static void release(struct wctx *x, struct dix_io *io)
+{
+	if (x->track)
+		inflight_del(&x->fl, io->idx);
+	x->free[x->nfree++] = io;
+	x->inflight_n--;
+}
+
+/* Queue @io; handles engines that complete inside queue(). */
+static int submit(struct wctx *x, struct dix_io *io, int *queued)
+{
+	int r;
+
+	for (;;) {
+		io->start_ns = dix_now_ns();
+		io->errkind = DIX_ERR_NR;
+		io->recovered = 0;
+		r = x->eng->queue(&x->ectx, io);
+		if (r == DIX_Q_QUEUED) {
+			(*queued)++;
+			return 0;
+		}
+		if (r < 0) {
+			io->res = r;
+		}
+		if (!complete(x, io))
+			break;
+	}
+	release(x, io);
+	return 0;
+}
+
+static int worker_setup(struct wctx *x)
+{
+	struct dix_worker *w = x->w;
+	const struct dix_opts *o = x->o;
+	unsigned int depth, i;
+	size_t align;
+	int r;
+
+	x->lbs = x->r->t->lbs;
+	depth = (x->eng->flags & DIX_ENG_SYNC) ? 1 : o->iodepth;
+	x->ectx.fd = x->r->t->fd;
+	x->ectx.depth = depth;
+	x->ectx.lbs = x->lbs;
+	if (x->eng->init) {
+		r = x->eng->init(&x->ectx);
+		if (r) {
+			snprintf(w->errmsg, sizeof(w->errmsg),
+				 "engine %s: setup failed: %s", x->eng->name,
+				 strerror(-r));
+			return r;
+		}
+	}
+	x->ios = xcalloc(depth, sizeof(*x->ios));
+	x->free = xcalloc(depth, sizeof(*x->free));
+	align = x->lbs > 4096 ? x->lbs : 4096;
+	for (i = 0; i < depth; i++) {
+		if (posix_memalign(&x->ios[i].buf, align, o->bs)) {
+			snprintf(w->errmsg, sizeof(w->errmsg),
+				 "out of memory for %u buffers of %llu bytes",
+				 depth, (unsigned long long)o->bs);
+			return -ENOMEM;
+		}
+		memset(x->ios[i].buf, 0, o->bs);
+		x->ios[i].idx = i;
+		x->free[x->nfree++] = &x->ios[depth - 1 - i];
+	}
+	x->track = rw_writes(o->rw) && o->verify != VERIFY_OFF;
+	if (rw_writes(o->rw) && depth > 1)
+		x->track = 1;	/* two writes to one block: order undefined */
+	if (x->track && inflight_init(&x->fl, depth))
+		return -ENOMEM;
+	x->seed = o->seed;
+	gen_init(&x->g, (w->end - w->start) / o->bs, rw_is_random(o->rw),
+		 o->runtime > 0, o->seed * 0x2545f4914f6cdd1dull + w->id + 1);
+	return 0;
+}
+
+static void worker_teardown(struct wctx *x)
+{
+	unsigned int i;
+
+	if (x->eng->cleanup && x->ectx.priv)
+		x->eng->cleanup(&x->ectx);
+	if (x->ios)
+		for (i = 0; i < x->ectx.depth; i++)
+			free(x->ios[i].buf);
+	free(x->ios);
+	free(x->free);
+	if (x->track)
+		inflight_free(&x->fl);
+}
+
+static int pick_dir(struct wctx *x)
+{
+	switch (x->o->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return DIX_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return DIX_WRITE;
+	default:
+		return rng_next(&x->g.rng) % 100 < x->o->rwmixread ?
+		       DIX_READ : DIX_WRITE;
+	}
+}
+
+void *worker_main(void *arg)
+{
+	struct dix_worker *w = arg;
+	struct wctx x = { .w = w, .r = w->run, .o = w->run->o,
+			  .eng = w->run->eng };
+	uint64_t pend_off = 0;
+	int have_pend = 0, pend_dir = 0, exhausted = 0, i, n, r;
+	uint64_t bs = x.o->bs;
+
+	w->err = worker_setup(&x);
+	if (w->err)
+		goto out;
+
+	for (;;) {
+		int stopping = __atomic_load_n(&x.r->stop, __ATOMIC_RELAXED);
+		int queued = 0;
+
+		while (!stopping && !exhausted && x.nfree) {
+			struct dix_io *io;
+
+			if (!have_pend) {
+				int64_t b = gen_next(&x.g);
+
+				if (b < 0) {
+					exhausted = 1;
+					break;
+				}
+				pend_off = w->start + (uint64_t)b * bs;
+				pend_dir = pick_dir(&x);
+				have_pend = 1;
+			}
+			if (x.track && inflight_conflicts(&x.fl, pend_off, bs,
+							  pend_dir == DIX_WRITE))
+				break;	/* wait for the overlapping write */
+			io = x.free[--x.nfree];
+			x.inflight_n++;
+			have_pend = 0;
+			io->offset = pend_off;
+			io->len = bs;
+			io->dir = pend_dir;
+			io->retried = 0;
+			if (io->dir == DIX_WRITE)
+				verify_fill(io->buf, bs, x.lbs, io->offset,
+					    x.seed, ++x.seq);
+			if (x.track)
+				inflight_add(&x.fl, io->idx, io->offset, bs,
+					     io->dir == DIX_WRITE);
+			submit(&x, io, &queued);
+		}
+		if (queued) {
+			r = x.eng->commit(&x.ectx);
+			if (r < 0) {
+				snprintf(w->errmsg, sizeof(w->errmsg),
+					 "engine %s: submit failed: %s",
+					 x.eng->name, strerror(-r));
+				w->err = r;
+				run_request_stop(x.r);
+				/* io_destroy() in teardown waits for the rest */
+				break;
+			}
+		}
+		if (!x.inflight_n) {
+			if (stopping || exhausted || w->err)
+				break;
+			continue;
+		}
+		if (x.eng->flags & DIX_ENG_SYNC)
+			continue;
+		n = x.eng->getevents(&x.ectx, 1);
+		if (n < 0) {
+			snprintf(w->errmsg, sizeof(w->errmsg),
+				 "engine %s: reaping completions failed: %s",
+				 x.eng->name, strerror(-n));
+			w->err = n;
+			run_request_stop(x.r);
+			break;
+		}
+		queued = 0;
+		for (i = 0; i < n; i++) {
+			struct dix_io *io = x.eng->event(&x.ectx, i);
+
+			if (complete(&x, io)) {
+				io->start_ns = dix_now_ns();
+				io->errkind = DIX_ERR_NR;
+				r = x.eng->queue(&x.ectx, io);
+				if (r == DIX_Q_QUEUED) {
+					queued++;
+					continue;
+				}
+				io->res = r < 0 ? r : io->res;
+				complete(&x, io);
+			}
+			release(&x, io);
+		}
+		if (queued) {
+			r = x.eng->commit(&x.ectx);
+			if (r < 0) {
+				snprintf(w->errmsg, sizeof(w->errmsg),
+					 "engine %s: submit failed: %s",
+					 x.eng->name, strerror(-r));
+				w->err = r;
+				run_request_stop(x.r);
+				break;
+			}
+		}
+	}
+out:
+	worker_teardown(&x);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	run_worker_done(x.r);
+	return NULL;
+}

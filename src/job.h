@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * job.h - worker threads: each owns a slice of the region, an engine
+ * instance, its buffers and counters, and runs the depth loop.
+ */
+#ifndef DIX_JOB_H
+#define DIX_JOB_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+struct dix_run;
+
+#define DIX_FIRST_LBAS	8	/* LBAs remembered per error kind */
+
+/**
+ * struct dix_worker - one worker thread.
+ * @id: 0 .. jobs-1
+ * @run: the run it belongs to
+ * @start: first byte of its slice
+ * @end: end of its slice (exclusive)
+ * @c: counters (written by the worker only; read by the meter)
+ * @lat: completion latency per direction
+ * @first_lba: first LBAs that failed, per error kind
+ * @nfirst: how many of @first_lba are filled
+ * @unwritten: blocks read that carried no dixload header
+ * @done: the worker has finished (1) — read by the meter loop
+ * @err: setup failure (negative errno), 0 otherwise
+ * @errmsg: setup failure text
+ */
+struct dix_worker {
+	int id;
+	struct dix_run *run;
+	pthread_t th;
+	uint64_t start, end;
+	struct dix_counters c;
+	struct lat_hist lat[DIX_DIR_NR];
+	uint64_t first_lba[DIX_ERR_NR][DIX_FIRST_LBAS];
+	int nfirst[DIX_ERR_NR];
+	uint64_t unwritten;
+	int done;
+	int err;
+	char errmsg[256];
+};
+
+/** worker_main() - thread body: the depth loop of one worker. */
+void *worker_main(void *arg);
+
+#endif

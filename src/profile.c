@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * profile.c - find and parse profile files.
+ *
+ * The parser hands each key=value to opt_set(), the same function the
+ * command line uses, so a profile accepts exactly what the CLI accepts.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "util.h"
+
+#ifndef DIX_PROFILEDIR
+#define DIX_PROFILEDIR "/usr/local/share/dixload/profiles"
+#endif
+
+/* Directories searched, in order; returns how many were filled in. */
+static int profile_dirs(char dirs[][512], int max)
+{
+	const char *env = getenv("DIXLOAD_PROFILE_PATH");
+	int n = 0;
+
+	snprintf(dirs[n++], 512, "./profiles");
+	if (env && *env) {
+		char *copy = xstrdup(env), *save = NULL, *d;
+
+		for (d = strtok_r(copy, ":", &save); d && n < max - 1;
+		     d = strtok_r(NULL, ":", &save))
+			snprintf(dirs[n++], 512, "%s", d);
+		free(copy);
+	}
+	snprintf(dirs[n++], 512, "%s", DIX_PROFILEDIR);
+	return n;
+}
+
+int profile_find(const char *name, char *path, size_t len)
+{
+	char dirs[16][512];
+	int n, i;
+	size_t used = 0;
+
+	if (strchr(name, '/')) {
+		snprintf(path, len, "%s", name);
+		return access(path, R_OK) ? -errno : 0;
+	}
+	n = profile_dirs(dirs, ARRAY_SIZE(dirs));
+	for (i = 0; i < n; i++) {
+		snprintf(path, len, "%s/%s.profile", dirs[i], name);
+		if (!access(path, R_OK))
+			return 0;
+	}
+	path[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += snprintf(path + used, len - used, "%s%s", i ? ", " : "",
+				 dirs[i]);
+	return -ENOENT;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int profile_load(const char *file, struct dix_opts *o, char *err,
+		 size_t errlen)
+{
+	FILE *f = fopen(file, "r");
+	char line[4096], why[512];
+	int lineno = 0, ret = 0;
+
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot read profile: %s", file,
+			 strerror(errno));
+		return ret;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *raw, *s, *eq, *key, *val;
+		const struct dix_option *d;
+
+		lineno++;
+		raw = trim(line);
+		s = raw;
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		/* "[global]"-style headers are accepted for INI familiarity */
+		if (*s == '[' && s[strlen(s) - 1] == ']')
+			continue;
+		eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(err, errlen,
+				 "%s:%d: expected key=value, found '%s'",
+				 file, lineno, raw);
+			ret = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		key = trim(s);
+		val = trim(eq + 1);
+		d = opt_find(key);
+		if (!d) {
+			snprintf(err, errlen,
+				 "%s:%d: unknown key '%s' (keys are the long option names, see --help)",
+				 file, lineno, key);
+			ret = -EINVAL;
+			break;
+		}
+		if (d->flags & OPT_CLI_ONLY) {
+			snprintf(err, errlen,
+				 "%s:%d: '%s' is only allowed on the command line",
+				 file, lineno, key);
+			ret = -EINVAL;
+			break;
+		}
+		if (opt_set(o, key, val, why, sizeof(why))) {
+			snprintf(err, errlen, "%s:%d: %s (in '%s=%s')", file,
+				 lineno, why, key, val);
+			ret = -EINVAL;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* The first "# " comment line of a profile is its description. */
+static void profile_describe(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = trim(line);
+
+		if (*s == '#') {
+			snprintf(buf, len, "%s", trim(s + 1));
+			break;
+		}
+	}
+	fclose(f);
+}
+
+void profile_list(FILE *f)
+{
+	char dirs[16][512], path[1100], desc[256];
+	int n, i;
+
+	n = profile_dirs(dirs, ARRAY_SIZE(dirs));
+	for (i = 0; i < n; i++) {
+		struct dirent **ents;
+		int k, m = scandir(dirs[i], &ents, NULL, alphasort);
+
+		if (m < 0)
+			continue;
+		for (k = 0; k < m; k++) {
+			size_t l = strlen(ents[k]->d_name);
+
+			if (l > 8 && !strcmp(ents[k]->d_name + l - 8,
+					     ".profile")) {
+				if (snprintf(path, sizeof(path), "%s/%s",
+					     dirs[i], ents[k]->d_name) <
+				    (int)sizeof(path))
+					profile_describe(path, desc,
+							 sizeof(desc));
+				fprintf(f, "%-14.*s %s  (%s)\n", (int)(l - 8),
+					ents[k]->d_name, desc, path);
+			}
+			free(ents[k]);
+		}
+		free(ents);
+	}
+}

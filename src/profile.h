@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile.h - profiles: INI-like "key=value" files using the long option
+ * names, '#' comments.  A profile sets defaults; the command line overrides.
+ */
+#ifndef DIX_PROFILE_H
+#define DIX_PROFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "options.h"
+
+/**
+ * profile_find() - resolve a profile name to a file.
+ * @name: a name ("dif1") or, when it contains '/', a path
+ * @path: buffer for the file found
+ * @len: size of @path
+ *
+ * Names are looked up as NAME.profile in ./profiles, then in each directory
+ * of $DIXLOAD_PROFILE_PATH (colon-separated), then in the installed data
+ * directory.
+ *
+ * Return: 0, or -ENOENT with @path holding the directories searched.
+ */
+int profile_find(const char *name, char *path, size_t len);
+
+/**
+ * profile_load() - apply a profile file's settings to @o.
+ * @file: path of the profile
+ * @o: options to set
+ * @err: buffer for "FILE:LINE: reason: 'text'" on failure
+ *
+ * Return: 0; -errno when the file cannot be read; -EINVAL for a malformed
+ * line, an unknown key, a command-line-only key or a bad value.
+ */
+int profile_load(const char *file, struct dix_opts *o, char *err,
+		 size_t errlen);
+
+/** profile_list() - print every profile found with its description. */
+void profile_list(FILE *f);
+
+#endif

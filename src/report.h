@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.h - everything dixload prints on stdout: start lines, meter lines,
+ * events and the summary, as human text or JSON lines (one complete JSON
+ * object per line, flushed per line so a pipe sees each as it happens).
+ *
+ * Callers hold run->lock around these so lines never interleave.
+ */
+#ifndef DIX_REPORT_H
+#define DIX_REPORT_H
+
+#include "meter.h"
+#include "run.h"
+
+/**
+ * struct dix_totals - what the summary reports, gathered after the load.
+ * @c: counters summed over workers
+ * @lat: latency per direction, merged over workers
+ * @first_lba: first failing LBAs per error kind (merged)
+ * @nfirst: entries in @first_lba per kind
+ * @unwritten: blocks read without a dixload header
+ * @elapsed: seconds from the start of the load to its end
+ */
+struct dix_totals {
+	struct dix_counters c;
+	struct lat_hist lat[DIX_DIR_NR];
+	uint64_t first_lba[DIX_ERR_NR][8];
+	int nfirst[DIX_ERR_NR];
+	uint64_t unwritten;
+	double elapsed;
+};
+
+void report_start(struct dix_run *r);
+void report_interval(struct dix_run *r, const struct meter_sample *s);
+void report_event(struct dix_run *r, const struct dix_event *ev);
+void report_summary(struct dix_run *r, const struct dix_totals *t, int status);
+
+/** exit_status_text() - one-line meaning of an exit status. */
+const char *exit_status_text(int status);
+
+#endif

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run.c - start the workers, run the meter on absolute deadlines, stop on
+ * runtime / coverage / signal / --max-errors, drain, and summarise.
+ *
+ * The meter thread (main) sleeps in ppoll() on an eventfd until the next
+ * deadline; workers finishing and signal handlers write the eventfd, so the
+ * run ends promptly instead of at the next tick.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "hotload.h"
+#include "job.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+static struct dix_run *sig_run;
+static volatile sig_atomic_t sig_count;
+
+double run_elapsed(const struct dix_run *r)
+{
+	return dix_now() - r->t0;
+}
+
+static void wake(struct dix_run *r)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	if (r->wake_fd >= 0)
+		n = write(r->wake_fd, &one, sizeof(one));
+	(void)n;
+}
+
+void run_request_stop(struct dix_run *r)
+{
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+	wake(r);
+}
+
+void run_worker_done(struct dix_run *r)
+{
+	wake(r);
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	sig_count++;
+	if (sig_run)
+		run_request_stop(sig_run);
+	/* a second signal while draining: the user really wants out */
+	if (sig_count > 2) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	errno = saved;
+}
+
+static void install_signals(struct dix_run *r)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sig_run = r;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void run_event(struct dix_run *r, const struct dix_event *ev)
+{
+	struct dix_event *e;
+
+	pthread_mutex_lock(&r->lock);
+	r->events = xrealloc(r->events, (r->nevents + 1) * sizeof(*r->events));
+	e = &r->events[r->nevents++];
+	*e = *ev;
+	e->what = xstrdup(ev->what ? ev->what : "");
+	e->detail = ev->detail ? xstrdup(ev->detail) : NULL;
+	e->json = ev->json ? xstrdup(ev->json) : NULL;
+	e->label = ev->label ? xstrdup(ev->label) : NULL;
+	if (ev->kind == EV_ACTION && ev->ok == 0)
+		r->action_failed = 1;
+	report_event(r, e);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void sum_counters(struct dix_run *r, struct dix_counters *c)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < r->nworkers; i++)
+		counters_add(c, &r->workers[i].c);
+}
+
+static int all_done(struct dix_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++)
+		if (!__atomic_load_n(&r->workers[i].done, __ATOMIC_ACQUIRE))
+			return 0;
+	return 1;
+}
+
+static void take_sample(struct dix_run *r, struct meter *m, double now)
+{
+	struct dix_counters c;
+	struct meter_sample s;
+
+	sum_counters(r, &c);
+	if (meter_sample(m, now, &c, &s))
+		return;
+	pthread_mutex_lock(&r->lock);
+	sample_log_add(&r->samples, &s);
+	report_interval(r, &s);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void wait_until(struct dix_run *r, double deadline)
+{
+	double left = deadline - dix_now();
+	struct pollfd pfd = { .fd = r->wake_fd, .events = POLLIN };
+	struct timespec ts;
+	uint64_t v;
+
+	if (left <= 0)
+		return;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+	if (ppoll(&pfd, 1, &ts, NULL) > 0 &&
+	    read(r->wake_fd, &v, sizeof(v)) < 0)
+		return;
+}
+
+static void gather(struct dix_run *r, struct dix_totals *t)
+{
+	int i, k, j;
+
+	memset(t, 0, sizeof(*t));
+	sum_counters(r, &t->c);
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		lat_merge(&t->lat[DIX_READ], &w->lat[DIX_READ]);
+		lat_merge(&t->lat[DIX_WRITE], &w->lat[DIX_WRITE]);
+		t->unwritten += w->unwritten;
+		for (k = 0; k < DIX_ERR_NR; k++)
+			for (j = 0; j < w->nfirst[k] && t->nfirst[k] < 8; j++)
+				t->first_lba[k][t->nfirst[k]++] =
+					w->first_lba[k][j];
+	}
+	t->elapsed = r->t_end - r->t0;
+}
+
+static int exit_status(struct dix_run *r, const struct dix_totals *t,
+		       int setup_failed)
+{
+	uint64_t integ = 0;
+	int k;
+
+	for (k = 0; k < DIX_ERR_NR; k++)
+		if (dix_errkind_is_integrity(k))
+			integ += t->c.errors[k];
+	if (integ)
+		return DIX_EXIT_INTEGRITY;
+	if (t->c.errors[DIX_ERR_IO])
+		return DIX_EXIT_IO;
+	if (setup_failed)
+		return DIX_EXIT_USAGE;
+	if (r->action_failed)
+		return DIX_EXIT_ACTION;
+	return DIX_EXIT_OK;
+}
+
+int run_load(struct dix_run *r)
+{
+	const struct dix_opts *o = r->o;
+	uint64_t region = o->size, slice;
+	struct dix_totals tot;
+	struct meter m;
+	double period = o->interval_ms / 1000.0, end_at = 0;
+	int i, status, setup_failed = 0, ctl_started = 0;
+
+	pthread_mutex_init(&r->lock, NULL);
+	r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->wake_fd < 0) {
+		dix_err("eventfd: %s", strerror(errno));
+		return DIX_EXIT_USAGE;
+	}
+	r->nworkers = o->jobs;
+	r->workers = xcalloc(r->nworkers, sizeof(*r->workers));
+	/* equal slices, each a whole number of I/Os */
+	slice = region / o->bs / r->nworkers * o->bs;
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		w->id = i;
+		w->run = r;
+		w->start = o->offset + i * slice;
+		w->end = w->start + slice;
+	}
+
+	install_signals(r);
+	report_start(r);
+	r->t0 = dix_now();
+	if (period > 0)
+		meter_init(&m, r->t0, period);
+	if (o->runtime > 0)
+		end_at = r->t0 + o->runtime;
+
+	for (i = 0; i < r->nworkers; i++) {
+		int e = pthread_create(&r->workers[i].th, NULL, worker_main,
+				       &r->workers[i]);
+
+		if (e) {
+			dix_err("cannot start worker %d: %s", i, strerror(e));
+			r->nworkers = i;
+			setup_failed = 1;
+			run_request_stop(r);
+			break;
+		}
+	}
+	if (!setup_failed && control_start(r) == 0)
+		ctl_started = 1;
+
+	while (!all_done(r)) {
+		double now = dix_now(), next = INFINITY;
+
+		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+			break;
+		if (end_at && now >= end_at) {
+			run_request_stop(r);
+			break;
+		}
+		if (period > 0 && now >= meter_deadline(&m)) {
+			take_sample(r, &m, now);
+			continue;
+		}
+		if (period > 0)
+			next = meter_deadline(&m);
+		if (end_at && end_at < next)
+			next = end_at;
+		if (isinf(next))
+			next = now + 3600;
+		wait_until(r, next);
+	}
+	/* a runtime end that coincides with a tick still gets its sample */
+	if (period > 0 && dix_now() >= meter_deadline(&m) - 1e-3)
+		take_sample(r, &m, dix_now());
+
+	for (i = 0; i < r->nworkers; i++)
+		pthread_join(r->workers[i].th, NULL);
+	r->t_end = dix_now();
+	if (ctl_started)
+		control_stop(r);
+	/* the tail: report it when it is a meaningful fraction of a period */
+	if (period > 0 && r->t_end - m.last >= period / 10)
+		take_sample(r, &m, r->t_end);
+
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		if (w->err) {
+			dix_err("job %d: %s", w->id, w->errmsg);
+			if (!w->c.ops[0] && !w->c.ops[1])
+				setup_failed = 1;
+		}
+	}
+	gather(r, &tot);
+	analysis_run(r);
+	status = exit_status(r, &tot, setup_failed);
+	pthread_mutex_lock(&r->lock);
+	report_summary(r, &tot, status);
+	pthread_mutex_unlock(&r->lock);
+	analysis_write_files(r);
+	sig_run = NULL;
+	close(r->wake_fd);
+	r->wake_fd = -1;
+	return status;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * target.c - open the target and read what the kernel says about it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "target.h"
+#include "util.h"
+
+static int read_int(const char *dir, const char *file, int *out)
+{
+	char path[PATH_MAX], buf[64];
+	int r;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	r = read_sysfs_str(path, buf, sizeof(buf));
+	if (r)
+		return r;
+	*out = atoi(buf);
+	return 0;
+}
+
+int integrity_read(const char *sysroot, unsigned int maj, unsigned int min,
+		   struct dix_integrity *in)
+{
+	char dev[PATH_MAX], dir[PATH_MAX + 32];
+	int v;
+
+	memset(in, 0, sizeof(*in));
+	strcpy(in->format, "none");
+	in->read_verify = in->write_generate = in->capable = -1;
+
+	snprintf(dev, sizeof(dev), "%s/dev/block/%u:%u", sysroot, maj, min);
+	/* a partition has a "partition" file; its integrity is the disk's */
+	snprintf(dir, sizeof(dir), "%s/partition", dev);
+	if (!access(dir, F_OK))
+		snprintf(dir, sizeof(dir), "%s/../integrity", dev);
+	else
+		snprintf(dir, sizeof(dir), "%s/integrity", dev);
+	if (access(dir, F_OK))
+		return -ENOENT;
+
+	{
+		char path[PATH_MAX + 48];
+
+		snprintf(path, sizeof(path), "%s/format", dir);
+		if (read_sysfs_str(path, in->format, sizeof(in->format)) ||
+		    !in->format[0])
+			strcpy(in->format, "none");
+	}
+	if (!read_int(dir, "protection_interval_bytes", &v))
+		in->interval = v;
+	if (!read_int(dir, "tag_size", &v))
+		in->tag_size = v;
+	read_int(dir, "read_verify", &in->read_verify);
+	read_int(dir, "write_generate", &in->write_generate);
+	read_int(dir, "device_is_integrity_capable", &in->capable);
+	return 0;
+}
+
+int target_open(struct dix_target *t, const char *path, int write,
+		uint64_t create_size, char *err, size_t errlen)
+{
+	struct stat st;
+	int flags = (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+	const char *base;
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	t->fd = -1;
+	strcpy(t->integrity.format, "none");
+	t->integrity.read_verify = t->integrity.write_generate = -1;
+	t->integrity.capable = -1;
+	base = strrchr(path, '/');
+	snprintf(t->name, sizeof(t->name), "%s", base ? base + 1 : path);
+
+	if (stat(path, &st)) {
+		if (errno != ENOENT || !create_size || !write) {
+			int e = errno;
+
+			snprintf(err, errlen, "%s: %s%s", path, strerror(e),
+				 e == ENOENT ? " (give --size to create a file)" : "");
+			return -e;
+		}
+		flags |= O_CREAT;
+	} else if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen,
+			 "%s: not a block device or regular file", path);
+		return -EINVAL;
+	}
+
+	t->fd = open(path, flags, 0644);
+	if (t->fd < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: cannot open with O_DIRECT: %s",
+			 path, strerror(e));
+		return -e;
+	}
+	if (fstat(t->fd, &st)) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		uint64_t sz;
+		int lbs;
+
+		t->is_blk = 1;
+		if (ioctl(t->fd, BLKGETSIZE64, &sz) ||
+		    ioctl(t->fd, BLKSSZGET, &lbs)) {
+			int e = errno;
+
+			snprintf(err, errlen, "%s: cannot read size: %s", path,
+				 strerror(e));
+			return -e;
+		}
+		t->size = sz;
+		t->lbs = lbs;
+		integrity_read("/sys", major(st.st_rdev), minor(st.st_rdev),
+			       &t->integrity);
+	} else {
+		/*
+		 * O_DIRECT on a file needs the alignment of the filesystem's
+		 * device; 512 is what every Linux filesystem accepts for
+		 * direct I/O unless its device has bigger sectors, and the
+		 * error then names the fix.
+		 */
+		t->lbs = 512;
+		if ((uint64_t)st.st_size < create_size) {
+			if (!write || ftruncate(t->fd, create_size)) {
+				int e = write ? errno : EINVAL;
+
+				snprintf(err, errlen,
+					 "%s: file is %llu bytes, smaller than --size",
+					 path, (unsigned long long)st.st_size);
+				return -e;
+			}
+			st.st_size = create_size;
+		}
+		t->size = st.st_size;
+	}
+	return 0;
+}
+
+void target_close(struct dix_target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+void integrity_print(FILE *f, const struct dix_target *t, int json)
+{
+	const struct dix_integrity *in = &t->integrity;
+
+	if (json) {
+		fprintf(f, "{\"format\":");
+		json_escape(f, in->format);
+		fprintf(f, ",\"protection_interval_bytes\":%u,\"tag_size\":%u,"
+			"\"read_verify\":%d,\"write_generate\":%d,"
+			"\"device_is_integrity_capable\":%d}",
+			in->interval, in->tag_size, in->read_verify,
+			in->write_generate, in->capable);
+		return;
+	}
+	fprintf(f, "integrity: %s format=%s", t->name, in->format);
+	if (in->interval)
+		fprintf(f, " interval=%u", in->interval);
+	if (in->read_verify >= 0)
+		fprintf(f, " tag_size=%u read_verify=%d write_generate=%d",
+			in->tag_size, in->read_verify, in->write_generate);
+	fprintf(f, " lbs=%u size=%llu%s\n", t->lbs,
+		(unsigned long long)t->size, t->is_blk ? "" : " (regular file)");
+}

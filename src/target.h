@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * target.h - the device or file under load: how it is opened, how big it
+ * is, its logical block size and the kernel's integrity view of it.
+ */
+#ifndef DIX_TARGET_H
+#define DIX_TARGET_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/**
+ * struct dix_integrity - /sys/block/<dev>/integrity/, as the kernel shows it.
+ * @format: e.g. "T10-DIF-TYPE1-CRC"; "none" for files and plain devices
+ * @interval: protection_interval_bytes (0 when not shown)
+ * @tag_size: tag_size
+ * @read_verify: read_verify (-1 when not shown)
+ * @write_generate: write_generate (-1 when not shown)
+ * @capable: device_is_integrity_capable (-1 when not shown)
+ */
+struct dix_integrity {
+	char format[64];
+	uint32_t interval;
+	uint32_t tag_size;
+	int read_verify;
+	int write_generate;
+	int capable;
+};
+
+/**
+ * struct dix_target - an opened target.
+ * @path: as given
+ * @name: short name used in messages ("sda", or the file's base name)
+ * @fd: O_DIRECT descriptor
+ * @is_blk: block device (else regular file)
+ * @size: usable bytes
+ * @lbs: logical block size: the alignment of buffers, offsets and lengths
+ * @integrity: kernel integrity view
+ */
+struct dix_target {
+	const char *path;
+	char name[64];
+	int fd;
+	int is_blk;
+	uint64_t size;
+	uint32_t lbs;
+	struct dix_integrity integrity;
+};
+
+/**
+ * target_open() - open @path with O_DIRECT for reading (and writing when
+ * @write), creating a regular file of @create_size bytes when it does not
+ * exist (@create_size 0: a missing file is an error).
+ * @err: reason on failure, naming the path
+ *
+ * Return: 0 or -errno.
+ */
+int target_open(struct dix_target *t, const char *path, int write,
+		uint64_t create_size, char *err, size_t errlen);
+
+/** target_close() - close the descriptor. */
+void target_close(struct dix_target *t);
+
+/**
+ * integrity_read() - read the kernel integrity view of block device
+ * @maj:@min below @sysroot ("/sys"); a partition reports its disk's view.
+ * Return: 0; -ENOENT when the kernel shows no integrity directory (then
+ * @in->format is "none").
+ */
+int integrity_read(const char *sysroot, unsigned int maj, unsigned int min,
+		   struct dix_integrity *in);
+
+/** integrity_print() - one human line, or a JSON object when @json. */
+void integrity_print(FILE *f, const struct dix_target *t, int json);
+
+#endif
