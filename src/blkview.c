@@ -63,8 +63,14 @@ static bool has(const char *dir, const char *rel)
 static void base_name(const char *path, char *out, size_t len)
 {
 	const char *b = strrchr(path, '/');
+	size_t n;
 
-	snprintf(out, len, "%s", b ? b + 1 : path);
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, b, n);
+	out[n] = '\0';
 }
 
 int blkview_sysdir(const char *sysroot, unsigned int major, unsigned int minor,
@@ -78,6 +84,25 @@ int blkview_sysdir(const char *sysroot, unsigned int major, unsigned int minor,
 	if (strlen(real) >= len)
 		return -ENAMETOOLONG;
 	strcpy(dir, real);
+	return 0;
+}
+
+int blkview_diskdir(const char *sysroot, const struct blkview *bv, char *dir,
+		    size_t len)
+{
+	char *slash;
+	int r;
+
+	if (!bv->major && !bv->minor)
+		return -ENODEV;
+	r = blkview_sysdir(sysroot, bv->major, bv->minor, dir, len);
+	if (r)
+		return r;
+	if (has(dir, "partition")) {
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+	}
 	return 0;
 }
 

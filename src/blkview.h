@@ -114,6 +114,20 @@ int blkview_sysdir(const char *sysroot, unsigned int major, unsigned int minor,
 		   char *dir, size_t len);
 
 /**
+ * blkview_diskdir() - sysfs directory of the whole disk under @bv (the
+ * partition's parent for a partition; for a regular file, the disk under
+ * its backing device).
+ * @sysroot: sysfs mount point
+ * @bv: a view filled by blkview_read() or blkview_read_dev()
+ * @dir: buffer for the path
+ * @len: size of @dir
+ *
+ * Return: 0; -ENODEV when @bv has no block device (file on tmpfs ...).
+ */
+int blkview_diskdir(const char *sysroot, const struct blkview *bv, char *dir,
+		    size_t len);
+
+/**
  * blkview_name_dev() - the major:minor of block device @name (sysfs
  * class/block/@name/dev).
  *

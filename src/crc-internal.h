@@ -40,6 +40,12 @@ uint64_t crc64_pclmul(uint64_t state, const void *buf, size_t len);
 uint64_t crc16_vpclmul(uint64_t state, const void *buf, size_t len);
 uint64_t crc32c_vpclmul(uint64_t state, const void *buf, size_t len);
 uint64_t crc64_vpclmul(uint64_t state, const void *buf, size_t len);
+void crc16_vpclmul_multi(uint64_t init, const void *base, size_t stride,
+			 size_t len, size_t n, uint64_t *out);
+void crc32c_vpclmul_multi(uint64_t init, const void *base, size_t stride,
+			  size_t len, size_t n, uint64_t *out);
+void crc64_vpclmul_multi(uint64_t init, const void *base, size_t stride,
+			 size_t len, size_t n, uint64_t *out);
 uint64_t crc32c_sse42(uint64_t state, const void *buf, size_t len);
 uint64_t ipcsum_avx2(uint64_t state, const void *buf, size_t len);
 /** crc_x86_init() - compute the folding constants (after the tables). */

@@ -276,59 +276,63 @@ static uint64_t crc64_isal(uint64_t state, const void *buf, size_t len)
 
 /* ---- the table ---- */
 
+#define IMPL(n, g, up, mu, ok, r, d) \
+	{ .name = n, .guard = g, .update = up, .multi = mu, .supported = ok, \
+	  .rank = r, .desc = d }
+
 static const struct crc_impl impl_table[] = {
-	{ "byte", DIX_GUARD_CRC16, crc16_byte, NULL, 10,
-	  "portable, one table lookup per byte" },
-	{ "slice16", DIX_GUARD_CRC16, crc16_slice16, NULL, 20,
-	  "portable slice-by-16" },
+	IMPL("byte", DIX_GUARD_CRC16, crc16_byte, NULL, NULL, 10,
+	     "portable, one table lookup per byte"),
+	IMPL("slice16", DIX_GUARD_CRC16, crc16_slice16, NULL, NULL, 20,
+	     "portable slice-by-16"),
 #if defined(__x86_64__)
-	{ "pclmul", DIX_GUARD_CRC16, crc16_pclmul, crc_x86_pclmul_ok, 40,
-	  "PCLMULQDQ folding, 8 x 128-bit lanes" },
-	{ "vpclmul", DIX_GUARD_CRC16, crc16_vpclmul, crc_x86_vpclmul_ok, 50,
-	  "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes" },
+	IMPL("pclmul", DIX_GUARD_CRC16, crc16_pclmul, NULL, crc_x86_pclmul_ok, 40,
+	     "PCLMULQDQ folding, 8 x 128-bit lanes"),
+	IMPL("vpclmul", DIX_GUARD_CRC16, crc16_vpclmul, crc16_vpclmul_multi, crc_x86_vpclmul_ok, 50,
+	     "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes"),
 #endif
 #ifdef HAVE_ISAL
-	{ "isal", DIX_GUARD_CRC16, crc16_isal, NULL, 60,
-	  "ISA-L crc16_t10dif (its own CPU dispatch)" },
+	IMPL("isal", DIX_GUARD_CRC16, crc16_isal, NULL, NULL, 60,
+	     "ISA-L crc16_t10dif (its own CPU dispatch)"),
 #endif
 
-	{ "portable", DIX_GUARD_IP, ipcsum_portable, NULL, 20,
-	  "portable, 4 x 64-bit accumulators" },
+	IMPL("portable", DIX_GUARD_IP, ipcsum_portable, NULL, NULL, 20,
+	     "portable, 4 x 64-bit accumulators"),
 #if defined(__x86_64__)
-	{ "avx2", DIX_GUARD_IP, ipcsum_avx2, crc_x86_avx2_ok, 40,
-	  "AVX2, 64-bit lane accumulators" },
+	IMPL("avx2", DIX_GUARD_IP, ipcsum_avx2, NULL, crc_x86_avx2_ok, 40,
+	     "AVX2, 64-bit lane accumulators"),
 #endif
 
-	{ "byte", DIX_GUARD_CRC32C, crc32c_byte, NULL, 10,
-	  "portable, one table lookup per byte" },
-	{ "slice16", DIX_GUARD_CRC32C, crc32c_slice16, NULL, 20,
-	  "portable slice-by-16" },
+	IMPL("byte", DIX_GUARD_CRC32C, crc32c_byte, NULL, NULL, 10,
+	     "portable, one table lookup per byte"),
+	IMPL("slice16", DIX_GUARD_CRC32C, crc32c_slice16, NULL, NULL, 20,
+	     "portable slice-by-16"),
 #if defined(__x86_64__)
-	{ "sse42", DIX_GUARD_CRC32C, crc32c_sse42, crc_x86_sse42_ok, 30,
-	  "SSE4.2 crc32 instruction, one stream" },
-	{ "pclmul", DIX_GUARD_CRC32C, crc32c_pclmul, crc_x86_pclmul_ok, 40,
-	  "PCLMULQDQ folding, 8 x 128-bit lanes" },
-	{ "vpclmul", DIX_GUARD_CRC32C, crc32c_vpclmul, crc_x86_vpclmul_ok, 50,
-	  "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes" },
+	IMPL("sse42", DIX_GUARD_CRC32C, crc32c_sse42, NULL, crc_x86_sse42_ok, 30,
+	     "SSE4.2 crc32 instruction, one stream"),
+	IMPL("pclmul", DIX_GUARD_CRC32C, crc32c_pclmul, NULL, crc_x86_pclmul_ok, 40,
+	     "PCLMULQDQ folding, 8 x 128-bit lanes"),
+	IMPL("vpclmul", DIX_GUARD_CRC32C, crc32c_vpclmul, crc32c_vpclmul_multi, crc_x86_vpclmul_ok, 50,
+	     "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes"),
 #endif
 #ifdef HAVE_ISAL
-	{ "isal", DIX_GUARD_CRC32C, crc32c_isal, NULL, 60,
-	  "ISA-L crc32_iscsi (its own CPU dispatch)" },
+	IMPL("isal", DIX_GUARD_CRC32C, crc32c_isal, NULL, NULL, 60,
+	     "ISA-L crc32_iscsi (its own CPU dispatch)"),
 #endif
 
-	{ "byte", DIX_GUARD_CRC64, crc64_byte, NULL, 10,
-	  "portable, one table lookup per byte" },
-	{ "slice16", DIX_GUARD_CRC64, crc64_slice16, NULL, 20,
-	  "portable slice-by-16" },
+	IMPL("byte", DIX_GUARD_CRC64, crc64_byte, NULL, NULL, 10,
+	     "portable, one table lookup per byte"),
+	IMPL("slice16", DIX_GUARD_CRC64, crc64_slice16, NULL, NULL, 20,
+	     "portable slice-by-16"),
 #if defined(__x86_64__)
-	{ "pclmul", DIX_GUARD_CRC64, crc64_pclmul, crc_x86_pclmul_ok, 40,
-	  "PCLMULQDQ folding, 8 x 128-bit lanes" },
-	{ "vpclmul", DIX_GUARD_CRC64, crc64_vpclmul, crc_x86_vpclmul_ok, 50,
-	  "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes" },
+	IMPL("pclmul", DIX_GUARD_CRC64, crc64_pclmul, NULL, crc_x86_pclmul_ok, 40,
+	     "PCLMULQDQ folding, 8 x 128-bit lanes"),
+	IMPL("vpclmul", DIX_GUARD_CRC64, crc64_vpclmul, crc64_vpclmul_multi, crc_x86_vpclmul_ok, 50,
+	     "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes"),
 #endif
 #ifdef HAVE_ISAL_CRC64_NVME
-	{ "isal", DIX_GUARD_CRC64, crc64_isal, NULL, 60,
-	  "ISA-L crc64_rocksoft_refl (its own CPU dispatch)" },
+	IMPL("isal", DIX_GUARD_CRC64, crc64_isal, NULL, NULL, 60,
+	     "ISA-L crc64_rocksoft_refl (its own CPU dispatch)"),
 #endif
 };
 
@@ -371,6 +375,37 @@ const struct crc_impl *crc_best(enum dix_guard g)
 	return forced[g] ? forced[g] : best[g];
 }
 
+const struct crc_impl *crc_best_intervals(enum dix_guard g)
+{
+	const struct crc_impl *b = crc_best(g), *m = NULL;
+	size_t i;
+
+	if (forced[g])
+		return forced[g];
+	for (i = 0; i < ARRAY_SIZE(impl_table); i++) {
+		const struct crc_impl *c = &impl_table[i];
+
+		if (c->guard == g && c->multi && crc_impl_ok(c) &&
+		    (!m || c->rank > m->rank))
+			m = c;
+	}
+	return m ? m : b;
+}
+
+void crc_update_many(const struct crc_impl *c, uint64_t init, const void *base,
+		     size_t stride, size_t len, size_t n, uint64_t *out)
+{
+	const unsigned char *p = base;
+	size_t i;
+
+	if (c->multi) {
+		c->multi(init, base, stride, len, n, out);
+		return;
+	}
+	for (i = 0; i < n; i++, p += stride)
+		out[i] = c->update(init, p, len);
+}
+
 int crc_force(enum dix_guard g, const char *name)
 {
 	size_t i;
@@ -387,32 +422,6 @@ int crc_force(enum dix_guard g, const char *name)
 		return 0;
 	}
 	return -ENOENT;
-}
-
-uint64_t crc_init(enum dix_guard g)
-{
-	switch (g) {
-	case DIX_GUARD_CRC32C:
-		return 0xffffffffu;
-	case DIX_GUARD_CRC64:
-		return ~0ull;
-	default:
-		return 0;
-	}
-}
-
-uint64_t crc_final(enum dix_guard g, uint64_t state)
-{
-	switch (g) {
-	case DIX_GUARD_CRC16:
-		return state & 0xffff;
-	case DIX_GUARD_IP:
-		return ~state & 0xffff;
-	case DIX_GUARD_CRC32C:
-		return ~state & 0xffffffffu;
-	default:
-		return ~state;
-	}
 }
 
 uint64_t crc_compute(enum dix_guard g, const void *buf, size_t len)

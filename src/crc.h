@@ -36,11 +36,27 @@ enum dix_guard {
 typedef uint64_t (*crc_update_fn)(uint64_t state, const void *buf, size_t len);
 
 /**
+ * typedef crc_multi_fn - raw states of many equal-length buffers at once.
+ * @init: the state every buffer starts from (crc_init())
+ * @base: first buffer
+ * @stride: distance in bytes from one buffer to the next
+ * @len: bytes per buffer
+ * @n: number of buffers
+ * @out: receives the @n raw states
+ *
+ * Exists where working on several buffers together is faster than one by
+ * one (the protection intervals of an I/O); see crc_update_many().
+ */
+typedef void (*crc_multi_fn)(uint64_t init, const void *base, size_t stride,
+			     size_t len, size_t n, uint64_t *out);
+
+/**
  * struct crc_impl - one implementation of one guard.
  * @name: short name shown by crcbench and accepted by crc_force(),
  *        e.g. "slice16", "pclmul", "isal"
  * @guard: the guard it computes
  * @update: the update function (raw state in, raw state out)
+ * @multi: many-buffer variant, or NULL
  * @supported: returns non-zero when the CPU can run it; NULL = always
  * @rank: dispatch preference among the supported ones, higher wins
  * @desc: one line saying what it is
@@ -49,6 +65,7 @@ struct crc_impl {
 	const char *name;
 	enum dix_guard guard;
 	crc_update_fn update;
+	crc_multi_fn multi;
 	int (*supported)(void);
 	int rank;
 	const char *desc;
@@ -82,6 +99,31 @@ int crc_impl_ok(const struct crc_impl *impl);
 const struct crc_impl *crc_best(enum dix_guard g);
 
 /**
+ * crc_best_intervals() - the implementation for many equal-length buffers.
+ * @g: the guard
+ *
+ * What pi_generate()/pi_verify() use: the implementation crc_force() chose,
+ * else the best one with a many-buffer variant when that ranks at least as
+ * high for intervals as crc_best() (see the table in crc.c), else crc_best().
+ * Return: the implementation (never NULL).
+ */
+const struct crc_impl *crc_best_intervals(enum dix_guard g);
+
+/**
+ * crc_update_many() - raw states of @n buffers, with @c's many-buffer
+ * variant when it has one, else one update() per buffer.
+ * @c: the implementation
+ * @init: the state each buffer starts from
+ * @base: first buffer
+ * @stride: bytes from one buffer to the next
+ * @len: bytes per buffer
+ * @n: number of buffers
+ * @out: receives the @n states
+ */
+void crc_update_many(const struct crc_impl *c, uint64_t init, const void *base,
+		     size_t stride, size_t len, size_t n, uint64_t *out);
+
+/**
  * crc_force() - make the dispatch use the implementation named @name.
  * @g: the guard
  * @name: an implementation name of that guard ("slice16", "isal" ...)
@@ -94,10 +136,32 @@ const struct crc_impl *crc_best(enum dix_guard g);
 int crc_force(enum dix_guard g, const char *name);
 
 /** crc_init() - the raw state a fresh guard computation starts from. */
-uint64_t crc_init(enum dix_guard g);
+static inline uint64_t crc_init(enum dix_guard g)
+{
+	switch (g) {
+	case DIX_GUARD_CRC32C:
+		return 0xffffffffu;
+	case DIX_GUARD_CRC64:
+		return ~0ull;
+	default:
+		return 0;
+	}
+}
 
 /** crc_final() - turn a raw state into the guard value stored in PI. */
-uint64_t crc_final(enum dix_guard g, uint64_t state);
+static inline uint64_t crc_final(enum dix_guard g, uint64_t state)
+{
+	switch (g) {
+	case DIX_GUARD_CRC16:
+		return state & 0xffff;
+	case DIX_GUARD_IP:
+		return ~state & 0xffff;
+	case DIX_GUARD_CRC32C:
+		return ~state & 0xffffffffu;
+	default:
+		return ~state;
+	}
+}
 
 /**
  * crc_compute() - the guard of one buffer, through the dispatch.

@@ -343,8 +343,11 @@ void *worker_main(void *arg)
 	for (;;) {
 		int stopping = __atomic_load_n(&x.r->stop, __ATOMIC_RELAXED);
 		int queued = 0;
+		unsigned int burst = 0;
 
-		while (!stopping && !exhausted && x.nfree) {
+		/* at most depth per round, so sync engines see the stop flag */
+		while (!stopping && !exhausted && x.nfree &&
+		       burst++ < x.ectx.depth) {
 			struct dix_io *io;
 
 			if (!have_pend) {

@@ -145,7 +145,7 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 	FILE *f = stdout;
 	int d, k, i;
 
-	fprintf(f, "{\"type\":\"summary\",\"elapsed\":%.3f", t->elapsed);
+	fprintf(f, "{\"type\":\"summary\",\"elapsed\":%.6f", t->elapsed);
 	for (d = 0; d < DIX_DIR_NR; d++)
 		fprintf(f, ",\"%s_bytes\":%llu,\"%s_ops\":%llu,\"%s_bps\":%.0f,\"%s_iops\":%.1f",
 			dirs[d], (unsigned long long)c->bytes[d], dirs[d],

@@ -261,12 +261,18 @@ const char *safety_scratch_kind(const char *diskdir)
 	return NULL;
 }
 
+/* "an", except before consonant sounds; "xfs" is read letter by letter. */
+static const char *article(const char *word)
+{
+	return strchr("aeiouxAEIOUX", word[0]) ? "an" : "a";
+}
+
 /* "an ext4 filesystem", "a linux_raid_member RAID member", "a swap area" */
 static void describe_type(const char *type, const char *usage, char *out,
 			  size_t len)
 {
 	const char *kind = "signature";
-	const char *art = strchr("aeiouAEIOU", type[0]) ? "an" : "a";
+	const char *art = article(type);
 
 	if (!usage)
 		usage = "";
@@ -339,7 +345,7 @@ int safety_probe_signature(const char *path, char *what, size_t len)
 
 		snprintf(what + used, len - used, "%s%s %s partition table%s%s%s",
 			 type ? " and " : "carries ",
-			 strchr("aeiouAEIOU", pttype[0]) ? "an" : "a", pttype,
+			 article(pttype), pttype,
 			 ptuuid ? " (PTUUID " : "", ptuuid ? ptuuid : "",
 			 ptuuid ? ")" : "");
 	}

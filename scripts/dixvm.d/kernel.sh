@@ -153,12 +153,17 @@ kernel_download()
 	: > "$a/status"
 	printf 'deb [signed-by=%s] %s %s main\n' "$DIXVM_APT_KEYRING" "$mirror" "$suite" > "$a/sources.list"
 
-	note "fetching the Debian $suite kernel (package index from $mirror)"
+	say "fetching the Debian $suite kernel (package index from $mirror)"
 	if ! apt_private apt-get update > "$a/update.log" 2>&1; then
 		sed 's/^/dixvm:   /' "$a/update.log" >&2
 		die 125 "kernel $suite: apt-get update of suite '$suite' failed; cannot fetch package linux-image-amd64"
 	fi
 	meta=linux-image-amd64
+	# apt-get update only warns when an index cannot be fetched.
+	if grep -q -e '^W: Failed to fetch' -e '^E: ' "$a/update.log"; then
+		sed 's/^/dixvm:   /' "$a/update.log" >&2
+		die 125 "kernel $suite: cannot fetch the package index of suite '$suite' from $mirror, so not package $meta"
+	fi
 	image=$(apt_private apt-cache depends "$meta" 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
 	if [ -z "$image" ]; then
@@ -174,7 +179,7 @@ kernel_download()
 	done < <(apt_private apt-cache depends "$image" 2>/dev/null |
 		 sed -n "s/^ *|\{0,1\}Depends: \(linux-[a-z]*-$KVER\)\$/\1/p" | sort -u)
 
-	note "downloading ${pkgs[*]}"
+	say "downloading ${pkgs[*]}"
 	rm -f "$a/debs"/*.deb
 	if ! (cd "$a/debs" && apt_private apt-get download "${pkgs[@]}") > "$a/download.log" 2>&1; then
 		sed 's/^/dixvm:   /' "$a/download.log" >&2
@@ -193,7 +198,7 @@ kernel_download()
 	mv "$dest.new" "$dest" || die 125 "cannot rename $dest.new"
 	kernel_locate "$dest/root" || die 125 "kernel $suite: lost $dest"
 	printf '%s\n' "$KVER" > "$SUITE_DIR/current"
-	note "kernel $KVER cached in $dest"
+	say "kernel $KVER cached in $dest"
 }
 
 # kernel_locate ROOT - find vmlinuz and the modules tree of $KVER under an

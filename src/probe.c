@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * probe.c - `dixload probe DEV [--json] [--raw-dir DIR]`.
+ *
+ * Gathers three views of a target - the kernel's (blkview), the SCSI
+ * device's (INQUIRY, READ CAPACITY(16), VPD pages through libsgutils2) or
+ * the NVMe namespace's (Identify through libnvme) - and prints them with
+ * the diagnosis of probe_diag.c.  The device is only ever read: every
+ * command sent is an INQUIRY, READ CAPACITY or Identify.
+ *
+ * The transport code here is thin on purpose: it fetches bytes and hands
+ * them to the pure parsers (scsi_parse.c, nvme_parse.c).  --raw-dir saves
+ * those bytes in the tests/data hex format, so a user's device can become
+ * a unit test.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef HAVE_SGUTILS
+#include <scsi/sg_cmds_basic.h>
+#include <scsi/sg_lib.h>
+#endif
+#ifdef HAVE_NVME
+#include <libnvme.h>
+#endif
+#ifdef HAVE_LIBURING
+#include <liburing.h>
+#ifndef IORING_FEAT_RW_ATTR
+#define IORING_FEAT_RW_ATTR (1U << 16)	/* Debian 12's headers predate it */
+#endif
+#endif
+
+#include "blkview.h"
+#include "options.h"
+#include "probe.h"
+#include "profile.h"
+#include "util.h"
+
+#ifndef DIX_PROFILEDIR
+#define DIX_PROFILEDIR "/usr/local/share/dixload/profiles"
+#endif
+
+static const char *sysroot = "/sys";
+
+/*
+ * Save @len response bytes as DIR/NAME.hex: '#' comment lines, then 16
+ * hex bytes per line - the format tests/unit/hexfile.h reads.
+ */
+static void raw_save(const char *dir, const char *name, const char *what,
+		     const char *dev, const uint8_t *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	size_t i;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s.hex", dir, name);
+	f = fopen(path, "we");
+	if (!f) {
+		dix_warn("cannot write %s: %s", path, strerror(errno));
+		return;
+	}
+	fprintf(f, "# %s from %s, %zu bytes (saved by dixload probe --raw-dir)\n",
+		what, dev, len);
+	for (i = 0; i < len; i++)
+		fprintf(f, "%02x%s", buf[i], (i % 16 == 15 || i + 1 == len) ?
+			"\n" : " ");
+	fclose(f);
+}
+
+/* ---- SCSI view ---- */
+
+static void scsi_host_caps(const char *diskdir, struct probe_scsi *s)
+{
+	char dev[PATH_MAX + 16], real[PATH_MAX], hostdir[PATH_MAX], buf[32];
+	const char *base;
+	unsigned int host;
+
+	s->prot_caps = -1;
+	s->guard_type = -1;
+	snprintf(dev, sizeof(dev), "%s/device", diskdir);
+	if (!realpath(dev, real))
+		return;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	snprintf(s->hctl, sizeof(s->hctl), "%.31s", base);
+	if (sscanf(base, "%u:", &host) != 1)
+		return;
+	snprintf(hostdir, sizeof(hostdir), "%s/class/scsi_host/host%u",
+		 sysroot, host);
+	if (!blkview_attr(hostdir, "prot_capabilities", buf, sizeof(buf)))
+		s->prot_caps = strtol(buf, NULL, 0);
+	if (!blkview_attr(hostdir, "prot_guard_type", buf, sizeof(buf)))
+		s->guard_type = strtol(buf, NULL, 0);
+}
+
+static void scsi_debug_params(struct probe_scsi *s)
+{
+	static const char *const names[] = {
+		"dif", "dix", "guard", "ato", "sector_size", "physblk_exp",
+		"dev_size_mb", "delay", "opts", "every_nth", "lbpu", "lbpws",
+	};
+	char dir[PATH_MAX], buf[24];
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/module/scsi_debug/parameters", sysroot);
+	for (i = 0; i < ARRAY_SIZE(names) && s->nparams < PROBE_MAX_PARAMS; i++) {
+		if (blkview_attr(dir, names[i], buf, sizeof(buf)))
+			continue;
+		snprintf(s->param_name[s->nparams], sizeof(s->param_name[0]),
+			 "%s", names[i]);
+		snprintf(s->param_val[s->nparams], sizeof(s->param_val[0]),
+			 "%s", buf);
+		s->nparams++;
+	}
+}
+
+#ifdef HAVE_SGUTILS
+static void sg_fail(char *out, size_t len, const char *cmd, int res)
+{
+	char b[96];
+
+	if (res < 0)
+		snprintf(out, len, "%s failed: %s", cmd, strerror(-res));
+	else
+		snprintf(out, len, "%s failed: %s", cmd,
+			 sg_get_category_sense_str(res, sizeof(b), b, 0));
+}
+
+/* INQUIRY with EVPD=@evpd for @page; returns the bytes received or -1. */
+static int sg_inq(int fd, bool evpd, int page, uint8_t *buf, int len,
+		  int *res)
+{
+	int resid = 0;
+
+	memset(buf, 0, len);
+	*res = sg_ll_inquiry_v2(fd, evpd, page, buf, len, 0, &resid, false, 0);
+	if (*res)
+		return -1;
+	return len - resid;
+}
+
+static void scsi_ask(const char *node, struct probe_scsi *s, const char *raw)
+{
+	uint8_t buf[256];
+	int fd, n, res;
+
+	fd = sg_cmds_open_device(node, true, 0);
+	if (fd < 0) {
+		snprintf(s->error, sizeof(s->error), "cannot open %.200s: %s", node,
+			 strerror(-fd));
+		return;
+	}
+	n = sg_inq(fd, false, 0, buf, 96, &res);
+	if (n < 0) {
+		sg_fail(s->error, sizeof(s->error), "INQUIRY", res);
+		sg_cmds_close_device(fd);
+		return;
+	}
+	raw_save(raw, "inquiry", "standard INQUIRY", node, buf, n);
+	s->inq_ok = !scsi_parse_inquiry(buf, n, &s->inq);
+
+	memset(buf, 0, 32);
+	res = sg_ll_readcap_16(fd, false, 0, buf, 32, false, 0);
+	if (res) {
+		sg_fail(s->rc_error, sizeof(s->rc_error), "READ CAPACITY(16)", res);
+	} else {
+		raw_save(raw, "readcap16", "READ CAPACITY(16)", node, buf, 32);
+		if (scsi_parse_readcap16(buf, 32, &s->rc))
+			snprintf(s->rc_error, sizeof(s->rc_error),
+				 "READ CAPACITY(16) returned malformed data");
+		else
+			s->rc_ok = true;
+	}
+
+	/* Ask only for VPD pages the device lists: others fail noisily. */
+	n = sg_inq(fd, true, 0x00, buf, 255, &res);
+	if (n > 0) {
+		raw_save(raw, "vpd00", "Supported VPD Pages", node, buf, n);
+		if (scsi_vpd_supported(buf, n, 0x86) == 1) {
+			uint8_t p[64];
+			int m = sg_inq(fd, true, 0x86, p, sizeof(p), &res);
+
+			if (m > 0) {
+				raw_save(raw, "vpd86", "Extended INQUIRY Data VPD", node, p, m);
+				s->ei_ok = !scsi_parse_vpd_ext_inquiry(p, m, &s->ei);
+			}
+		}
+		if (scsi_vpd_supported(buf, n, 0xb0) == 1) {
+			uint8_t p[64];
+			int m = sg_inq(fd, true, 0xb0, p, sizeof(p), &res);
+
+			if (m > 0) {
+				raw_save(raw, "vpdb0", "Block Limits VPD", node, p, m);
+				s->bl_ok = !scsi_parse_vpd_block_limits(p, m, &s->bl);
+			}
+		}
+	}
+	sg_cmds_close_device(fd);
+}
+#endif
+
+static void scsi_view(struct probe_result *r, const char *diskdir,
+		      const char *node, const char *raw)
+{
+	struct probe_scsi *s = &r->scsi;
+	char model[32];
+
+	scsi_host_caps(diskdir, s);
+	if (!blkview_attr(diskdir, "device/model", model, sizeof(model)) &&
+	    !strcmp(model, "scsi_debug")) {
+		s->scsi_debug = true;
+		scsi_debug_params(s);
+	}
+#ifdef HAVE_SGUTILS
+	scsi_ask(node, s, raw);
+#else
+	snprintf(s->error, sizeof(s->error),
+		 "dixload was built without libsgutils2 (configure --with-sgutils)");
+#endif
+}
+
+/* ---- NVMe view ---- */
+
+#ifdef HAVE_NVME
+static void nvme_fail(char *out, size_t len, const char *cmd, int st)
+{
+	if (st < 0)
+		snprintf(out, len, "%s failed: %s", cmd, strerror(errno));
+	else
+		snprintf(out, len, "%s failed: NVMe status 0x%x", cmd, st);
+}
+
+static void nvme_ask(const char *node, struct probe_nvme *n, const char *raw)
+{
+	static uint8_t buf[NVME_IDENTIFY_LEN] __attribute__((aligned(4096)));
+	int fd, st;
+
+	fd = open(node, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(n->error, sizeof(n->error), "cannot open %.200s: %s", node,
+			 strerror(errno));
+		return;
+	}
+	if (nvme_get_nsid(fd, &n->nsid)) {
+		snprintf(n->error, sizeof(n->error),
+			 "%.200s: cannot get the namespace id: %s", node,
+			 strerror(errno));
+		close(fd);
+		return;
+	}
+	memset(buf, 0, sizeof(buf));
+	st = nvme_identify_ns(fd, n->nsid, (struct nvme_id_ns *)buf);
+	if (st) {
+		nvme_fail(n->error, sizeof(n->error), "Identify Namespace", st);
+		close(fd);
+		return;
+	}
+	raw_save(raw, "id-ns", "Identify Namespace", node, buf, sizeof(buf));
+	if (nvme_parse_id_ns(buf, sizeof(buf), &n->f)) {
+		snprintf(n->error, sizeof(n->error),
+			 "Identify Namespace returned malformed data");
+		close(fd);
+		return;
+	}
+	n->ns_ok = true;
+
+	memset(buf, 0, sizeof(buf));
+	st = nvme_identify_ns_csi(fd, n->nsid, 0, NVME_CSI_NVM, buf);
+	if (st) {
+		nvme_fail(n->nvm_note, sizeof(n->nvm_note),
+			  "NVM Command Set Identify Namespace", st);
+		nvme_nvm_ns_default(&n->n);
+	} else {
+		raw_save(raw, "nvm-id-ns", "NVM Command Set Identify Namespace",
+			 node, buf, sizeof(buf));
+		if (nvme_parse_nvm_id_ns(buf, sizeof(buf), n->f.format_index,
+					 &n->n)) {
+			snprintf(n->nvm_note, sizeof(n->nvm_note),
+				 "malformed extended LBA format %u",
+				 n->f.format_index);
+			nvme_nvm_ns_default(&n->n);
+		} else {
+			n->nvm_ok = true;
+		}
+	}
+	close(fd);
+}
+#endif
+
+static void nvme_view(struct probe_result *r, const char *diskdir,
+		      const char *node, const char *raw)
+{
+	struct probe_nvme *n = &r->nvme;
+
+	/* Plain namespace: device/ is the controller; multipath: the parent. */
+	if (blkview_attr(diskdir, "device/serial", n->serial, sizeof(n->serial)))
+		blkview_attr(diskdir, "../serial", n->serial, sizeof(n->serial));
+	if (blkview_attr(diskdir, "device/model", n->model, sizeof(n->model)))
+		blkview_attr(diskdir, "../model", n->model, sizeof(n->model));
+#ifdef HAVE_NVME
+	nvme_ask(node, n, raw);
+#else
+	snprintf(n->error, sizeof(n->error),
+		 "dixload was built without libnvme (configure --with-nvme)");
+#endif
+}
+
+static int uring_pi_offered(void)
+{
+#ifdef HAVE_LIBURING
+	struct io_uring_params p;
+	struct io_uring ring;
+
+	memset(&p, 0, sizeof(p));
+	if (io_uring_queue_init_params(2, &ring, &p))
+		return -1;
+	io_uring_queue_exit(&ring);
+	return !!(p.features & IORING_FEAT_RW_ATTR);
+#else
+	return -1;
+#endif
+}
+
+/* ---- profiles ---- */
+
+static void add_profiles_from(struct probe_result *r, const char *dir)
+{
+	struct dirent **ents;
+	int i, n;
+
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		const char *e = ents[i]->d_name;
+		size_t l = strlen(e);
+		char file[PATH_MAX], err[256], name[64];
+		struct dix_opts o;
+		int j, dup = 0;
+
+		if (l <= 8 || strcmp(e + l - 8, ".profile") ||
+		    r->nprofiles >= PROBE_MAX_PROFILES)
+			goto next;
+		snprintf(name, sizeof(name), "%.*s", (int)(l - 8), e);
+		/* The first directory that has a name wins, as in profile_find(). */
+		for (j = 0; j < r->nprofiles; j++)
+			dup |= !strcmp(r->profiles[j].name, name);
+		if (dup)
+			goto next;
+		snprintf(file, sizeof(file), "%s/%s", dir, e);
+		opts_init(&o);
+		if (!profile_load(file, &o, err, sizeof(err))) {
+			struct probe_profile *p = &r->profiles[r->nprofiles++];
+
+			snprintf(p->name, sizeof(p->name), "%s", name);
+			snprintf(p->pi_format, sizeof(p->pi_format), "%s",
+				 o.pi_format ? o.pi_format : "any");
+		}
+		opts_free(&o);
+next:
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+/* Same search order as profile_find(): ./profiles, $DIXLOAD_PROFILE_PATH, data dir. */
+static void find_profiles(struct probe_result *r)
+{
+	const char *env = getenv("DIXLOAD_PROFILE_PATH");
+
+	add_profiles_from(r, "./profiles");
+	if (env && *env) {
+		char *copy = xstrdup(env), *save = NULL, *d;
+
+		for (d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+			add_profiles_from(r, d);
+		free(copy);
+	}
+	add_profiles_from(r, DIX_PROFILEDIR);
+}
+
+/* ---- gathering ---- */
+
+static int probe_gather(struct probe_result *r, const char *path,
+			const char *raw, char *err, size_t errlen)
+{
+	char diskdir[PATH_MAX], node[PATH_MAX];
+	struct stat st;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = blkview_read(sysroot, path, &r->bv);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path,
+			 ret == -ENODEV ? "device not found in sysfs" :
+			 strerror(-ret));
+		return -1;
+	}
+#ifdef HAVE_SGUTILS
+	r->have_sg = true;
+#endif
+#ifdef HAVE_NVME
+	r->have_nvme = true;
+#endif
+#ifdef HAVE_LIBURING
+	r->have_uring = true;
+#endif
+	r->uring_pi = uring_pi_offered();
+	find_profiles(r);
+
+	if (!r->bv.is_blockdev) {
+		r->kind = PROBE_FILE;
+		return 0;
+	}
+	r->kind = PROBE_OTHER;
+	if (blkview_diskdir(sysroot, &r->bv, diskdir, sizeof(diskdir)))
+		return 0;
+	/* Commands go to the whole disk: partitions have no SCSI/NVMe identity. */
+	snprintf(node, sizeof(node), "/dev/%s", r->bv.disk);
+	if (!strncmp(r->bv.disk, "nvme", 4)) {
+		r->kind = PROBE_NVME;
+		nvme_view(r, diskdir, node, raw);
+	} else {
+		char rel[] = "device/scsi_level", buf[16];
+
+		if (!blkview_attr(diskdir, rel, buf, sizeof(buf))) {
+			r->kind = PROBE_SCSI;
+			scsi_view(r, diskdir, node, raw);
+		}
+	}
+	return 0;
+}
+
+/* ---- output ---- */
+
+static const char *kind_name(enum probe_kind k)
+{
+	static const char *const names[] = { "file", "scsi", "nvme", "other" };
+
+	return names[k];
+}
+
+static const char *jb(bool b)
+{
+	return b ? "true" : "false";
+}
+
+static void json_kv_str(FILE *f, const char *key, const char *val, bool comma)
+{
+	fprintf(f, "%s\"%s\":", comma ? "," : "", key);
+	json_escape(f, val);
+}
+
+/* "sync, libaio" -> ["sync","libaio"] */
+static void json_list(FILE *f, const char *list)
+{
+	char copy[256], *save, *tok;
+	int n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	fputc('[', f);
+	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		if (n++)
+			fputc(',', f);
+		json_escape(f, tok);
+	}
+	fputc(']', f);
+}
+
+static void json_scsi(FILE *f, const struct probe_result *r)
+{
+	const struct probe_scsi *s = &r->scsi;
+	int i;
+
+	fputs(",\"scsi\":{", f);
+	json_kv_str(f, "hctl", s->hctl, false);
+	if (s->error[0])
+		json_kv_str(f, "error", s->error, true);
+	if (s->inq_ok) {
+		json_kv_str(f, "vendor", s->inq.vendor, true);
+		json_kv_str(f, "product", s->inq.product, true);
+		json_kv_str(f, "revision", s->inq.revision, true);
+		fprintf(f, ",\"protect\":%s", jb(s->inq.protect));
+	}
+	if (s->rc_ok) {
+		fprintf(f, ",\"prot_en\":%s,\"protection_type\":%u,\"p_type\":%u,"
+			"\"p_i_exponent\":%u,\"logical_block_size\":%u,"
+			"\"last_lba\":%llu,\"lbppbe\":%u",
+			jb(s->rc.prot_en), s->rc.protection_type, s->rc.p_type,
+			s->rc.p_i_exponent, s->rc.block_length,
+			(unsigned long long)s->rc.last_lba, s->rc.lbppbe);
+	} else if (s->rc_error[0]) {
+		json_kv_str(f, "readcap16_error", s->rc_error, true);
+	}
+	if (s->ei_ok) {
+		int t, k = 0;
+
+		fprintf(f, ",\"extended_inquiry\":{\"spt\":%u,\"spt_types\":[",
+			s->ei.spt);
+		for (t = 1; t <= 3; t++)
+			if (s->ei.type_mask & (1u << t))
+				fprintf(f, "%s%d", k++ ? "," : "", t);
+		fprintf(f, "],\"grd_chk\":%s,\"app_chk\":%s,\"ref_chk\":%s,"
+			"\"p_i_i_sup\":%s,\"no_pi_chk\":%s}",
+			jb(s->ei.grd_chk), jb(s->ei.app_chk), jb(s->ei.ref_chk),
+			jb(s->ei.p_i_i_sup), jb(s->ei.no_pi_chk));
+	} else
+		fputs(",\"extended_inquiry\":null", f);
+	if (s->bl_ok)
+		fprintf(f, ",\"block_limits\":{\"max_transfer_length\":%u,"
+			"\"optimal_transfer_length\":%u,"
+			"\"optimal_transfer_length_granularity\":%u,"
+			"\"max_compare_and_write_length\":%u,"
+			"\"max_unmap_lba_count\":%u,\"max_write_same_length\":%llu}",
+			s->bl.max_xfer_len, s->bl.opt_xfer_len,
+			s->bl.opt_xfer_granularity, s->bl.max_compare_write,
+			s->bl.max_unmap_lba_count,
+			(unsigned long long)s->bl.max_write_same_len);
+	else
+		fputs(",\"block_limits\":null", f);
+	fprintf(f, ",\"host\":{\"prot_capabilities\":%ld,\"prot_guard_type\":%ld}",
+		s->prot_caps, s->guard_type);
+	if (s->scsi_debug) {
+		fputs(",\"scsi_debug\":{", f);
+		for (i = 0; i < s->nparams; i++)
+			json_kv_str(f, s->param_name[i], s->param_val[i], i > 0);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
+static void json_nvme(FILE *f, const struct probe_result *r)
+{
+	const struct probe_nvme *n = &r->nvme;
+	const struct nvme_ns_format *fm = &n->f;
+
+	fputs(",\"nvme\":{", f);
+	json_kv_str(f, "serial", n->serial, false);
+	json_kv_str(f, "model", n->model, true);
+	if (n->error[0])
+		json_kv_str(f, "error", n->error, true);
+	if (n->ns_ok) {
+		fprintf(f, ",\"nsid\":%u,\"protection_type\":%u,"
+			"\"metadata_size\":%u,\"pi_first\":%s,"
+			"\"extended_lba\":%s,\"guard_bits\":%u,\"pi_size\":%u,"
+			"\"data_size\":%u,\"format_index\":%u,\"nlbaf\":%u,"
+			"\"dpc\":%u,\"dps\":%u,\"nsze\":%llu,"
+			"\"nvm_identify\":%s",
+			n->nsid, fm->protection_type, fm->metadata_size,
+			jb(fm->pi_first), jb(fm->extended_lba),
+			fm->protection_type ? n->n.guard_bits : 0,
+			fm->protection_type ? n->n.pi_size : 0,
+			fm->data_size, fm->format_index, fm->nlbaf, fm->dpc,
+			fm->dps, (unsigned long long)fm->nsze, jb(n->nvm_ok));
+		if (!n->nvm_ok)
+			json_kv_str(f, "nvm_identify_note", n->nvm_note, true);
+	}
+	fputc('}', f);
+}
+
+void probe_print_json(FILE *f, const struct probe_result *r)
+{
+	const struct blkview *bv = &r->bv;
+	char list[128];
+	int i, n;
+
+	fputc('{', f);
+	json_kv_str(f, "device", r->path, false);
+	json_kv_str(f, "kind", kind_name(r->kind), true);
+	json_kv_str(f, "name", bv->name, true);
+	json_kv_str(f, "disk", bv->disk, true);
+	fprintf(f, ",\"partition\":%s,\"size_bytes\":%llu", jb(bv->is_partition),
+		(unsigned long long)bv->size_bytes);
+	if (bv->slaves[0])
+		json_kv_str(f, "slaves", bv->slaves, true);
+	fprintf(f, ",\"queue\":{\"logical_block_size\":%u,"
+		"\"physical_block_size\":%u,\"max_sectors_kb\":%u,"
+		"\"max_hw_sectors_kb\":%u}",
+		bv->logical_block_size, bv->physical_block_size,
+		bv->max_sectors_kb, bv->max_hw_sectors_kb);
+	fputs(",\"integrity\":{", f);
+	json_kv_str(f, "format", bv->format, false);
+	fprintf(f, ",\"protection_interval_bytes\":%u,\"tag_size\":%u,"
+		"\"read_verify\":%s,\"write_generate\":%s,"
+		"\"device_is_integrity_capable\":%s,\"sysfs\":%s}",
+		bv->protection_interval_bytes, bv->tag_size,
+		jb(bv->read_verify), jb(bv->write_generate),
+		jb(bv->device_is_integrity_capable), jb(bv->has_integrity));
+	if (r->kind == PROBE_SCSI)
+		json_scsi(f, r);
+	else if (r->kind == PROBE_NVME)
+		json_nvme(f, r);
+
+	fputs(",\"pi_modes\":{", f);
+	probe_engines(r, "kernel", list, sizeof(list));
+	fputs("\"kernel\":", f);
+	json_list(f, list);
+	probe_engines(r, "app", list, sizeof(list));
+	fputs(",\"app\":", f);
+	json_list(f, list);
+	probe_engines(r, "off", list, sizeof(list));
+	fputs(",\"off\":", f);
+	json_list(f, list);
+	fputc('}', f);
+
+	fputs(",\"profiles\":[", f);
+	for (i = 0, n = 0; i < r->nprofiles; i++) {
+		if (strcmp(r->profiles[i].pi_format, bv->format) &&
+		    strcmp(r->profiles[i].pi_format, "any"))
+			continue;
+		if (n++)
+			fputc(',', f);
+		json_escape(f, r->profiles[i].name);
+	}
+	fputs("],\"diagnosis\":[", f);
+	for (i = 0; i < r->ndiag; i++) {
+		if (i)
+			fputc(',', f);
+		json_escape(f, r->diag[i]);
+	}
+	fputs("]}\n", f);
+}
+
+static void human_scsi(FILE *f, const struct probe_result *r)
+{
+	const struct probe_scsi *s = &r->scsi;
+	int i;
+
+	fprintf(f, "scsi:       %s%s\n", s->hctl, s->scsi_debug ? " (scsi_debug)" : "");
+	if (s->error[0]) {
+		fprintf(f, "            %s\n", s->error);
+		return;
+	}
+	if (s->inq_ok)
+		fprintf(f, "  INQUIRY:  %s %s %s, PROTECT=%d\n", s->inq.vendor,
+			s->inq.product, s->inq.revision, s->inq.protect);
+	if (s->rc_ok)
+		fprintf(f, "  READ CAPACITY(16): prot_en=%d p_type=%u (protection type %u) p_i_exponent=%u, %u-byte blocks, last LBA %llu\n",
+			s->rc.prot_en, s->rc.p_type, s->rc.protection_type,
+			s->rc.p_i_exponent, s->rc.block_length,
+			(unsigned long long)s->rc.last_lba);
+	else
+		fprintf(f, "  READ CAPACITY(16): %s\n", s->rc_error);
+	if (s->ei_ok)
+		fprintf(f, "  Extended INQUIRY VPD: SPT=%u (types%s%s%s%s) GRD_CHK=%d APP_CHK=%d REF_CHK=%d\n",
+			s->ei.spt, s->ei.type_mask & 2 ? " 1" : "",
+			s->ei.type_mask & 4 ? " 2" : "",
+			s->ei.type_mask & 8 ? " 3" : "",
+			s->ei.type_mask ? "" : ": see VPD 0xB4",
+			s->ei.grd_chk, s->ei.app_chk, s->ei.ref_chk);
+	else
+		fprintf(f, "  Extended INQUIRY VPD: not reported\n");
+	if (s->bl_ok)
+		fprintf(f, "  Block Limits VPD: max transfer %u blocks, optimal %u, granularity %u\n",
+			s->bl.max_xfer_len, s->bl.opt_xfer_len,
+			s->bl.opt_xfer_granularity);
+	if (s->prot_caps >= 0)
+		fprintf(f, "  host:     prot_capabilities 0x%lx, prot_guard_type 0x%lx\n",
+			s->prot_caps, s->guard_type);
+	if (s->nparams) {
+		fprintf(f, "  scsi_debug:");
+		for (i = 0; i < s->nparams; i++)
+			fprintf(f, " %s=%s", s->param_name[i], s->param_val[i]);
+		fputc('\n', f);
+	}
+}
+
+static void human_nvme(FILE *f, const struct probe_result *r)
+{
+	const struct probe_nvme *n = &r->nvme;
+	const struct nvme_ns_format *fm = &n->f;
+
+	fprintf(f, "nvme:       %s (serial %s)\n", n->model[0] ? n->model : "?",
+		n->serial[0] ? n->serial : "?");
+	if (n->error[0]) {
+		fprintf(f, "            %s\n", n->error);
+		return;
+	}
+	fprintf(f, "  Identify Namespace %u: LBA format %u of %u: %u-byte data + %u-byte metadata (%s)\n",
+		n->nsid, fm->format_index, fm->nlbaf, fm->data_size,
+		fm->metadata_size, fm->extended_lba ? "extended LBA" : "separate");
+	fprintf(f, "  protection: type %u, PI %s, DPC 0x%02x, DPS 0x%02x, guard %u-bit%s\n",
+		fm->protection_type, fm->pi_first ? "first" : "last", fm->dpc,
+		fm->dps, n->n.guard_bits, n->nvm_ok ? "" : " (implied)");
+}
+
+void probe_print_human(FILE *f, const struct probe_result *r)
+{
+	const struct blkview *bv = &r->bv;
+	int i;
+
+	if (r->kind == PROBE_FILE)
+		fprintf(f, "%s: regular file, %llu bytes%s%s\n", r->path,
+			(unsigned long long)bv->size_bytes,
+			bv->backing[0] ? ", on " : "", bv->backing);
+	else
+		fprintf(f, "%s: %s %s%s%s, %llu bytes\n", r->path,
+			kind_name(r->kind), bv->name,
+			bv->is_partition ? ", partition of " : "",
+			bv->is_partition ? bv->disk : "",
+			(unsigned long long)bv->size_bytes);
+	fprintf(f, "kernel:     integrity %s", bv->format);
+	if (bv->has_integrity)
+		fprintf(f, ", interval %u, tag_size %u, read_verify %d, write_generate %d, device_is_integrity_capable %d\n",
+			bv->protection_interval_bytes, bv->tag_size,
+			bv->read_verify, bv->write_generate,
+			bv->device_is_integrity_capable);
+	else
+		fprintf(f, " (no integrity directory)\n");
+	fprintf(f, "            logical block %u, physical block %u, max_sectors_kb %u (hw %u)\n",
+		bv->logical_block_size, bv->physical_block_size,
+		bv->max_sectors_kb, bv->max_hw_sectors_kb);
+	if (bv->slaves[0])
+		fprintf(f, "            stacked on: %s\n", bv->slaves);
+	if (r->kind == PROBE_SCSI)
+		human_scsi(f, r);
+	else if (r->kind == PROBE_NVME)
+		human_nvme(f, r);
+	fprintf(f, "diagnosis:\n");
+	for (i = 0; i < r->ndiag; i++)
+		fprintf(f, "  - %s\n", r->diag[i]);
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: dixload probe DEV [--json] [--raw-dir DIR]\n"
+	      "Show what DEV does with protection information: the kernel's\n"
+	      "integrity view, the SCSI or NVMe device's own view, and a\n"
+	      "diagnosis (do they agree, which engines and --pi modes fit,\n"
+	      "which profiles fit).  Only INQUIRY, READ CAPACITY and Identify\n"
+	      "commands are sent; nothing is written.\n"
+	      "  --json         one JSON object instead of the report\n"
+	      "  --raw-dir DIR  also save the raw device responses as DIR/*.hex\n",
+	      f);
+}
+
+int probe_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "raw-dir", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct probe_result *r;
+	const char *raw = NULL;
+	char err[PATH_MAX + 64];
+	int json = 0, c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'r':
+			raw = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return DIX_EXIT_OK;
+		default:
+			usage(stderr);
+			return DIX_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		dix_err("probe: give exactly one device or file%s",
+			optind < argc - 1 ? "" : " (dixload probe DEV)");
+		usage(stderr);
+		return DIX_EXIT_USAGE;
+	}
+	if (raw) {
+		struct stat st;
+
+		if (stat(raw, &st) || !S_ISDIR(st.st_mode)) {
+			dix_err("probe: --raw-dir %s: not a directory", raw);
+			return DIX_EXIT_USAGE;
+		}
+	}
+
+	r = xcalloc(1, sizeof(*r));
+	if (probe_gather(r, argv[optind], raw, err, sizeof(err))) {
+		dix_err("probe: %s", err);
+		free(r);
+		return DIX_EXIT_USAGE;
+	}
+	probe_diagnose(r);
+	if (json)
+		probe_print_json(stdout, r);
+	else
+		probe_print_human(stdout, r);
+	free(r);
+	return DIX_EXIT_OK;
+}

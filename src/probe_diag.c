@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * probe_diag.c - turn what the probe found into plain words: do the drive
+ * and the kernel agree about PI, why not, which dixload engines and --pi
+ * modes can run on the device, and which profiles fit.
+ *
+ * Pure: every rule reads only struct probe_result, so the unit tests feed
+ * hand-made results (including the forum case: a DIF-formatted drive whose
+ * kernel integrity format stays "none").
+ *
+ * Linux facts the rules rely on (drivers/scsi/sd_dif.c, nvme/host/core.c):
+ * sd registers T10-DIF-TYPE1-* for Types 1 and 2 and TYPE3 for Type 3, with
+ * the IP guard when the host's prot_guard_type says so; an HBA that offers
+ * DIX Type 0 but not DIX for the drive's type gets DIX0 (host-side PI,
+ * device_is_integrity_capable 0); no DIX at all means format "none".  The
+ * NVMe driver uses PI only with a 16- or 64-bit guard, no storage tag, and
+ * PI first in the metadata or filling it; otherwise metadata gets "nop".
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probe.h"
+
+static void say(struct probe_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(struct probe_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->ndiag >= PROBE_MAX_DIAG)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->diag[r->ndiag], sizeof(r->diag[0]), fmt, ap);
+	va_end(ap);
+	r->ndiag++;
+}
+
+/* A format the block layer generates and verifies PI for (not none/nop). */
+static bool format_has_pi(const char *fmt)
+{
+	return !strncmp(fmt, "T10-DIF-", 8) || !strncmp(fmt, "EXT-DIF-", 8);
+}
+
+/* The NVMe driver's own condition for using PI (else metadata is "nop"). */
+static bool nvme_kernel_uses_pi(const struct probe_nvme *n)
+{
+	const struct nvme_ns_format *f = &n->f;
+
+	if (!f->protection_type || n->n.sts || n->n.guard_bits == 32)
+		return false;
+	return f->pi_first || f->metadata_size == n->n.pi_size;
+}
+
+const char *probe_expected_format(const struct probe_result *r)
+{
+	if (r->kind == PROBE_SCSI && r->scsi.rc_ok && r->scsi.rc.prot_en) {
+		bool ip = r->scsi.guard_type > 0 &&
+			  (r->scsi.guard_type & SHOST_GUARD_IP);
+		bool t3 = r->scsi.rc.protection_type == 3;
+
+		if (ip)
+			return t3 ? "T10-DIF-TYPE3-IP" : "T10-DIF-TYPE1-IP";
+		return t3 ? "T10-DIF-TYPE3-CRC" : "T10-DIF-TYPE1-CRC";
+	}
+	if (r->kind == PROBE_NVME && r->nvme.ns_ok &&
+	    nvme_kernel_uses_pi(&r->nvme)) {
+		bool t3 = r->nvme.f.protection_type == 3;
+
+		if (r->nvme.n.guard_bits == 64)
+			return t3 ? "EXT-DIF-TYPE3-CRC64" : "EXT-DIF-TYPE1-CRC64";
+		return t3 ? "T10-DIF-TYPE3-CRC" : "T10-DIF-TYPE1-CRC";
+	}
+	return NULL;
+}
+
+/* "0x71 (DIF Type 1, DIX Type 0, DIX Type 1, DIX Type 2, DIX Type 3)" */
+static void caps_words(long caps, char *out, size_t len)
+{
+	static const char *const names[] = {
+		"DIF Type 1", "DIF Type 2", "DIF Type 3", "DIX Type 0",
+		"DIX Type 1", "DIX Type 2", "DIX Type 3",
+	};
+	size_t used;
+	int i, n = 0;
+
+	used = snprintf(out, len, "0x%lx (", caps);
+	for (i = 0; i < 7 && used < len; i++)
+		if (caps & (1L << i))
+			used += snprintf(out + used, len - used, "%s%s",
+					 n++ ? ", " : "", names[i]);
+	if (used < len)
+		snprintf(out + used, len - used, "%s)", n ? "" : "nothing");
+}
+
+static void diag_scsi_pi(struct probe_result *r)
+{
+	const struct probe_scsi *s = &r->scsi;
+	const struct blkview *bv = &r->bv;
+	unsigned int t = s->rc.protection_type;
+	const char *expect = probe_expected_format(r);
+	char caps[192] = "";
+
+	if (s->prot_caps >= 0) {
+		char w[140];
+
+		caps_words(s->prot_caps, w, sizeof(w));
+		snprintf(caps, sizeof(caps), "host prot_capabilities %s", w);
+	}
+
+	if (!strcmp(bv->format, "none")) {
+		bool dif = s->prot_caps > 0 &&
+			   (s->prot_caps & (SHOST_CAP_DIF_TYPE1 << (t - 1)));
+
+		say(r, "drive formatted Type %u (prot_en=1) but the kernel integrity format is none: the HBA does not advertise DIX%s%s%s",
+		    t, caps[0] ? " (" : "", caps, caps[0] ? ")" : "");
+		if (s->prot_caps >= 0)
+			say(r, dif ?
+			    "the HBA does DIF Type %u itself: PI is generated and checked between HBA and drive, out of the host's sight; nothing to check from the block layer" :
+			    "the HBA supports neither DIX nor DIF Type %u: sd disables protection on this disk (dmesg: \"Disabling DIF Type %u protection\")",
+			    t, t);
+		return;
+	}
+	if (t == 2 && !strncmp(bv->format, "T10-DIF-TYPE1-", 14))
+		say(r, "Type 2 shown by the kernel as %s (expected: Linux handles Type 2 like Type 1, with 32-byte READ/WRITE commands)",
+		    bv->format);
+	else if (expect && !strcmp(bv->format, expect))
+		say(r, "drive formatted Type %u (prot_en=1) and the kernel integrity format is %s: PI from memory to the medium",
+		    t, bv->format);
+	else if (format_has_pi(bv->format))
+		say(r, "drive formatted Type %u but the kernel integrity format is %s (a Type %u drive would get %s)",
+		    t, bv->format, t, expect ? expect : "?");
+	else
+		say(r, "drive formatted Type %u but the kernel integrity format is %s: metadata passes without PI checking",
+		    t, bv->format);
+
+	if (format_has_pi(bv->format) && !bv->device_is_integrity_capable)
+		say(r, "device_is_integrity_capable=0: the HBA offers DIX without DIF Type %u (DIX0), so PI is checked between memory and the HBA only, not by the drive%s%s%s",
+		    t, caps[0] ? " (" : "", caps, caps[0] ? ")" : "");
+}
+
+static void diag_scsi(struct probe_result *r)
+{
+	const struct probe_scsi *s = &r->scsi;
+	const struct blkview *bv = &r->bv;
+
+	if (s->error[0]) {
+		say(r, "SCSI view unavailable: %s", s->error);
+		return;
+	}
+	if (!s->rc_ok) {
+		say(r, "READ CAPACITY(16) gave no protection information: %s",
+		    s->rc_error[0] ? s->rc_error : "no answer");
+	} else if (s->rc.prot_en) {
+		diag_scsi_pi(r);
+	} else if (format_has_pi(bv->format)) {
+		say(r, "DIX0: the drive stores no PI (prot_en=0) and the HBA advertises DIX Type 0 (like scsi_debug dif=0 dix=1): the kernel generates and checks %s between memory and the HBA, host-side only; nothing reaches the medium",
+		    bv->format);
+	} else if (s->inq_ok && s->inq.protect) {
+		say(r, "the drive supports PI (INQUIRY PROTECT=1) but is not formatted with it (prot_en=0); a FORMAT UNIT with protection (sg_format --fmtpinfo, destroys all data) would enable it");
+	} else {
+		say(r, "no protection information: the drive is not formatted with PI (prot_en=0) and the kernel integrity format is %s",
+		    bv->format);
+	}
+
+	if (s->rc_ok && s->rc.prot_en) {
+		unsigned int t = s->rc.protection_type;
+
+		if (s->inq_ok && !s->inq.protect)
+			say(r, "INQUIRY says PROTECT=0 although READ CAPACITY(16) reports prot_en=1: the device contradicts itself");
+		if (s->ei_ok && s->ei.type_mask && !(s->ei.type_mask & (1u << t)))
+			say(r, "Extended INQUIRY SPT=%u does not list Type %u, yet the drive is formatted Type %u",
+			    s->ei.spt, t, t);
+		if (s->ei_ok && !(s->ei.grd_chk && s->ei.ref_chk && s->ei.app_chk))
+			say(r, "the drive itself checks:%s%s%s%s (Extended INQUIRY GRD_CHK=%d APP_CHK=%d REF_CHK=%d)",
+			    s->ei.grd_chk ? " guard" : "",
+			    s->ei.app_chk ? " app-tag" : "",
+			    s->ei.ref_chk ? " ref-tag" : "",
+			    s->ei.grd_chk || s->ei.app_chk || s->ei.ref_chk ?
+			    "" : " nothing",
+			    s->ei.grd_chk, s->ei.app_chk, s->ei.ref_chk);
+		if (s->rc.p_i_exponent)
+			say(r, "P_I_EXPONENT=%u: %u protection intervals per %u-byte logical block; the kernel's protection interval is %u bytes",
+			    s->rc.p_i_exponent, 1u << s->rc.p_i_exponent,
+			    s->rc.block_length, bv->protection_interval_bytes);
+	}
+	if (s->rc_ok && s->rc.block_length != bv->logical_block_size &&
+	    bv->logical_block_size)
+		say(r, "READ CAPACITY(16) block length %u differs from the kernel's logical_block_size %u",
+		    s->rc.block_length, bv->logical_block_size);
+	if (s->scsi_debug)
+		say(r, "scsi_debug disk (scratch: writes need no --force); it checks PI arriving through the block layer (DIX) but not PI interleaved in pass-through buffers");
+}
+
+static void diag_nvme(struct probe_result *r)
+{
+	const struct probe_nvme *n = &r->nvme;
+	const struct nvme_ns_format *f = &n->f;
+	const struct blkview *bv = &r->bv;
+	const char *expect = probe_expected_format(r);
+	unsigned int t = f->protection_type;
+	char where[96];
+
+	if (n->error[0]) {
+		say(r, "NVMe view unavailable: %s", n->error);
+		return;
+	}
+	if (!n->ns_ok)
+		return;
+	if (!n->nvm_ok)
+		say(r, "no NVM Command Set Identify Namespace (%s): the 16-bit guard PI format is implied",
+		    n->nvm_note[0] ? n->nvm_note : "not supported");
+	if (!t) {
+		if (f->metadata_size)
+			say(r, "namespace has %u bytes of metadata per block but no PI (DPS type 0); kernel integrity format %s",
+			    f->metadata_size, bv->format);
+		else
+			say(r, "namespace formatted without metadata or PI (LBA format %u: %u-byte blocks)",
+			    f->format_index, f->data_size);
+		return;
+	}
+
+	snprintf(where, sizeof(where), "PI %s in %u-byte %s metadata, %u-bit guard",
+		 f->pi_first ? "first" : "last", f->metadata_size,
+		 f->extended_lba ? "extended-LBA" : "separate",
+		 n->n.guard_bits);
+
+	if (f->extended_lba && !format_has_pi(bv->format)) {
+		say(r, "namespace formatted Type %u with extended LBAs (%s): the block layer cannot carry interleaved metadata; the controller inserts and strips PI (PRACT) when the metadata is just the PI tuple, else the block device has no capacity - use --engine nvme --pi app",
+		    t, where);
+	} else if (expect && !strcmp(bv->format, expect)) {
+		say(r, "namespace formatted Type %u (%s) and the kernel integrity format is %s%s",
+		    t, where, bv->format,
+		    t == 2 ? " (Type 2 shows as TYPE1, as expected)" : "");
+	} else if (!strcmp(bv->format, "nop") || !expect) {
+		const char *why = "";
+
+		if (n->n.guard_bits == 32)
+			why = ": the Linux NVMe driver has no 32-bit-guard (CRC32C) PI";
+		else if (n->n.sts)
+			why = ": a storage tag is in use (ELBAF STS), which the Linux NVMe driver does not handle";
+		else if (!f->pi_first && f->metadata_size != n->n.pi_size)
+			why = ": PI sits last in metadata larger than the PI tuple; Linux uses PI only when it is first in the metadata or fills it";
+		say(r, "namespace formatted Type %u (%s) but the kernel integrity format is %s: metadata passes, PI is neither generated nor checked by the kernel%s",
+		    t, where, bv->format, why);
+	} else {
+		say(r, "namespace formatted Type %u (%s) but the kernel integrity format is %s (expected %s)",
+		    t, where, bv->format, expect);
+	}
+	if (!(f->dpc_types & (1u << t)))
+		say(r, "DPC does not list Type %u although DPS is set to it: the controller contradicts itself",
+		    t);
+}
+
+void probe_engines(const struct probe_result *r, const char *mode, char *out,
+		   size_t len)
+{
+	bool kpi = format_has_pi(r->bv.format);
+	bool scsi_pi = r->kind == PROBE_SCSI && r->scsi.rc_ok &&
+		       r->scsi.rc.prot_en;
+	bool nvme_pi = r->kind == PROBE_NVME && r->nvme.ns_ok &&
+		       r->nvme.f.protection_type &&
+		       r->nvme.n.guard_bits != 32;
+	size_t used = 0;
+
+	out[0] = '\0';
+#define ADD(name) (used += snprintf(out + used, used < len ? len - used : 0, \
+				     "%s%s", used ? ", " : "", name))
+	if (!strcmp(mode, "kernel")) {
+		if (kpi) {
+			ADD("sync");
+			ADD("libaio");
+			if (r->have_uring)
+				ADD("io_uring");
+		}
+	} else if (!strcmp(mode, "app")) {
+		if (scsi_pi && r->have_sg)
+			ADD("sg");
+		if (nvme_pi && r->have_nvme)
+			ADD("nvme");
+		if (kpi && r->have_uring && r->uring_pi == 1)
+			ADD("io_uring");
+	} else if (!strcmp(mode, "off")) {
+		ADD("sync");
+		ADD("libaio");
+		if (r->have_uring)
+			ADD("io_uring");
+		if (r->kind == PROBE_SCSI && r->have_sg)
+			ADD("sg");
+		if (r->kind == PROBE_NVME && r->have_nvme)
+			ADD("nvme");
+	}
+#undef ADD
+}
+
+static void diag_engines(struct probe_result *r)
+{
+	char list[128];
+	const char *fmt = r->bv.format;
+
+	probe_engines(r, "kernel", list, sizeof(list));
+	if (list[0])
+		say(r, "--pi kernel: engines %s (the block layer generates and verifies %s)",
+		    list, fmt);
+	else
+		say(r, "--pi kernel: not possible here (kernel integrity format %s)",
+		    fmt);
+
+	probe_engines(r, "app", list, sizeof(list));
+	if (list[0]) {
+		say(r, "--pi app: engines %s (dixload generates and checks PI itself)%s%s",
+		    list,
+		    r->kind == PROBE_SCSI && r->scsi.rc_ok &&
+		    r->scsi.rc.protection_type == 2 ?
+		    "; sg uses READ(32)/WRITE(32) for Type 2" : "",
+		    r->have_uring && r->uring_pi != 1 && format_has_pi(fmt) ?
+		    "; io_uring PI attributes are not offered by this kernel" : "");
+	} else {
+		const char *why = "the device carries no PI";
+
+		if (r->kind == PROBE_SCSI && r->scsi.rc_ok && r->scsi.rc.prot_en &&
+		    !r->have_sg)
+			why = "dixload was built without libsgutils2 (sg engine)";
+		else if (r->kind == PROBE_NVME && r->nvme.ns_ok &&
+			 r->nvme.f.protection_type && !r->have_nvme)
+			why = "dixload was built without libnvme (nvme engine)";
+		else if (r->kind == PROBE_NVME && r->nvme.n.guard_bits == 32)
+			why = "the nvme engine has no 32-bit-guard PI";
+		else if (format_has_pi(fmt) && r->have_uring)
+			why = "the drive carries no PI of its own and this kernel's io_uring offers no PI attributes";
+		say(r, "--pi app: not possible here (%s)", why);
+	}
+	probe_engines(r, "off", list, sizeof(list));
+	if (list[0])
+		say(r, "--pi off: engines %s", list);
+}
+
+static void diag_profiles(struct probe_result *r)
+{
+	char fit[256] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < r->nprofiles; i++) {
+		const struct probe_profile *p = &r->profiles[i];
+
+		if (strcmp(p->pi_format, r->bv.format) &&
+		    strcmp(p->pi_format, "any"))
+			continue;
+		used += snprintf(fit + used, used < sizeof(fit) ?
+				 sizeof(fit) - used : 0, "%s%s", used ? ", " : "",
+				 p->name);
+	}
+	if (fit[0])
+		say(r, "profiles that fit (pi-format %s): %s", r->bv.format, fit);
+	else if (r->nprofiles)
+		say(r, "no profile found declares pi-format %s: give options on the command line (or --pi-format any)",
+		    r->bv.format);
+	else
+		say(r, "no profiles found (./profiles, $DIXLOAD_PROFILE_PATH, the installed data directory)");
+}
+
+void probe_diagnose(struct probe_result *r)
+{
+	const struct blkview *bv = &r->bv;
+
+	r->ndiag = 0;
+	if (r->kind == PROBE_FILE) {
+		say(r, "regular file: no protection information travels with file I/O (integrity format none); for PI use a DIX-capable device or scripts/dixvm");
+	} else if (!bv->has_integrity) {
+		say(r, "the kernel shows no integrity directory for %s: it was built without CONFIG_BLK_DEV_INTEGRITY, so no PI passes through the block layer",
+		    bv->disk);
+	}
+	if (bv->is_partition)
+		say(r, "%s is a partition of %s: integrity and queue limits are the disk's", bv->name, bv->disk);
+
+	switch (r->kind) {
+	case PROBE_SCSI:
+		diag_scsi(r);
+		break;
+	case PROBE_NVME:
+		diag_nvme(r);
+		break;
+	case PROBE_OTHER:
+		if (bv->slaves[0])
+			say(r, "%s is stacked on %s: it has integrity only when every device below shares one profile; probe those for the drive's own view",
+			    bv->name, bv->slaves);
+		else
+			say(r, "%s is neither a SCSI disk nor an NVMe namespace: the kernel view is all there is",
+			    bv->name);
+		break;
+	case PROBE_FILE:
+		break;
+	}
+
+	if (format_has_pi(bv->format)) {
+		if (strstr(bv->format, "-IP"))
+			say(r, "IP-checksum guard on the host side: the kernel computes IP checksums, not CRC16, so loading crct10dif-pclmul changes nothing on this path");
+		if (!bv->tag_size)
+			say(r, "tag_size 0: the kernel offers no application tag space on this device");
+		if (!bv->read_verify)
+			say(r, "integrity/read_verify=0: the block layer does not verify PI on reads");
+		if (!bv->write_generate)
+			say(r, "integrity/write_generate=0: the block layer does not generate PI on writes");
+	}
+	diag_engines(r);
+	diag_profiles(r);
+}

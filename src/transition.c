@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * transition.c - steady states before and after an event, the change point
+ * and a significance decision.
+ *
+ * Why these choices:
+ * - Steady states leave out the run's warm-up and the seconds right after
+ *   an event: the interval in which a module loads is a mix of both levels
+ *   and would pull both means towards each other.
+ * - The change point is a least-squares split into two constant segments
+ *   over the intervals around the event (the classic single change-point
+ *   estimator for a shift in mean), refined inside the boundary intervals
+ *   by where their value lies between the two levels: an interval that is
+ *   40 % of the way from the old to the new level saw the new level for
+ *   40 % of its length.  So the result is not tied to the meter's grid.
+ * - Significance needs three things at once: a Welch t-test (unequal
+ *   variances, small samples) at the 0.1 % level, a difference of more than
+ *   k standard deviations of the noisier side (throughput samples are
+ *   autocorrelated - a slow drift makes a t-test over-confident, but it
+ *   also widens the spread), and a minimum relative change.  A run in which
+ *   nothing happened must say "no significant change", never a ratio of
+ *   1.04 dressed up as a transition.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transition.h"
+#include "util.h"
+
+void tr_params_default(struct tr_params *p)
+{
+	p->warmup = 2.0;
+	p->settle = 2.0;
+	p->window = 8.0;
+	p->min_rel = 0.05;
+	p->k_sd = 2.0;
+}
+
+/* t(0.9995, df) for df = 1..30, from the standard tables. */
+static const double t999[30] = {
+	636.62, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781,
+	4.587, 4.437, 4.318, 4.221, 4.140, 4.073, 4.015, 3.965, 3.922, 3.883,
+	3.850, 3.819, 3.792, 3.768, 3.745, 3.725, 3.707, 3.690, 3.674, 3.659,
+	3.646,
+};
+
+double tr_t_critical(double df)
+{
+	/* normal quantile z(0.9995) */
+	const double z = 3.2905267;
+	double z3 = z * z * z, z5 = z3 * z * z, d;
+
+	if (!(df >= 1))
+		return INFINITY;
+	if (df < 31)
+		return t999[(int)df - 1];
+	d = floor(df);
+	/* Cornish-Fisher expansion of the t quantile; within 0.001 of the
+	 * table at df = 30 and better beyond */
+	return z + (z3 + z) / (4 * d) + (5 * z5 + 16 * z3 + 3 * z) / (96 * d * d);
+}
+
+long tr_change_point(const double *y, size_t n, double *sse_gain)
+{
+	double total = 0, total2 = 0, left = 0, left2 = 0, sse0, best = INFINITY;
+	long k, bestk = -1;
+
+	if (sse_gain)
+		*sse_gain = 0;
+	if (n < 4)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		total += y[i];
+		total2 += y[i] * y[i];
+	}
+	sse0 = total2 - total * total / n;
+	/* SSE of a segment = sum(y^2) - sum(y)^2 / len; prefix sums make the
+	 * scan linear */
+	for (k = 1; k < (long)n; k++) {
+		double right, right2, sse;
+
+		left += y[k - 1];
+		left2 += y[k - 1] * y[k - 1];
+		if (k < 2 || (long)n - k < 2)
+			continue;
+		right = total - left;
+		right2 = total2 - left2;
+		sse = (left2 - left * left / k) +
+		      (right2 - right * right / (n - k));
+		if (sse < best) {
+			best = sse;
+			bestk = k;
+		}
+	}
+	if (sse_gain && sse0 > 0)
+		*sse_gain = 1 - best / sse0;
+	return bestk;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Intervals much shorter than the period (the tail of the run) are noisy:
+ * half the median length is the cut-off. */
+static double min_dt(const struct tr_series *s)
+{
+	double *v, m;
+
+	if (!s->n)
+		return 0;
+	v = xmalloc(s->n * sizeof(*v));
+	memcpy(v, s->dt, s->n * sizeof(*v));
+	qsort(v, s->n, sizeof(*v), cmp_double);
+	m = v[s->n / 2];
+	free(v);
+	return m / 2;
+}
+
+/* Mean and sample standard deviation of the intervals within [t0, t1]. */
+static int side_stats(const struct tr_series *s, double t0, double t1,
+		      double mindt, double *mean, double *sd)
+{
+	double sum = 0, sum2 = 0;
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->dt[i] < mindt || s->t[i] - s->dt[i] < t0 - 1e-6 ||
+		    s->t[i] > t1 + 1e-6)
+			continue;
+		sum += s->y[i];
+		n++;
+	}
+	*mean = n ? sum / n : 0;
+	for (i = 0; i < s->n; i++) {
+		if (s->dt[i] < mindt || s->t[i] - s->dt[i] < t0 - 1e-6 ||
+		    s->t[i] > t1 + 1e-6)
+			continue;
+		sum2 += (s->y[i] - *mean) * (s->y[i] - *mean);
+	}
+	*sd = n > 1 ? sqrt(sum2 / (n - 1)) : 0;
+	return n;
+}
+
+static double clamp01(double x)
+{
+	return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+static double seg_mean(const double *y, long a, long b)
+{
+	double sum = 0;
+	long i;
+
+	for (i = a; i < b; i++)
+		sum += y[i];
+	return sum / (b - a);
+}
+
+/*
+ * The change point within [t0, t1], refined inside the two boundary
+ * intervals.  Return: seconds, or NAN when there are too few intervals.
+ */
+static double change_time(const struct tr_series *s, double t0, double t1,
+			  double mindt)
+{
+	size_t *idx = xmalloc((s->n + 1) * sizeof(*idx));
+	double *y = xmalloc((s->n + 1) * sizeof(*y));
+	double ml, mr, res = NAN;
+	size_t i, m = 0;
+	long k;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->dt[i] < mindt || s->t[i] - s->dt[i] < t0 - 1e-6 ||
+		    s->t[i] > t1 + 1e-6)
+			continue;
+		idx[m] = i;
+		y[m++] = s->y[i];
+	}
+	k = tr_change_point(y, m, NULL);
+	if (k < 0)
+		goto out;
+	/* the levels, without the boundary intervals when that leaves some */
+	ml = k >= 3 ? seg_mean(y, 0, k - 1) : seg_mean(y, 0, k);
+	mr = (long)m - k >= 3 ? seg_mean(y, k + 1, m) : seg_mean(y, k, m);
+	res = s->t[idx[k - 1]] - s->dt[idx[k - 1]];
+	if (ml == mr) {
+		res = s->t[idx[k - 1]];
+		goto out;
+	}
+	/* the share of each boundary interval still at the old level; the two
+	 * intervals are adjacent, so the shares add up to the time the old
+	 * level lasted from the start of the first one */
+	res += s->dt[idx[k - 1]] * clamp01((y[k - 1] - mr) / (ml - mr));
+	res += s->dt[idx[k]] * clamp01((y[k] - mr) / (ml - mr));
+out:
+	free(idx);
+	free(y);
+	return res;
+}
+
+int tr_analyse(const struct tr_series *s, double at, double lo, double hi,
+	       const struct tr_params *p, struct dix_transition *out,
+	       struct tr_window *w)
+{
+	double mindt = min_dt(s), b0, a0, diff, se, tstat, df, vb, va;
+	size_t i;
+
+	for (i = 1; i < s->n; i++)
+		if (!(s->t[i] > s->t[i - 1]))
+			return -EINVAL;
+
+	/* "before" starts after the warm-up and after the previous event
+	 * has settled; "after" starts once this one has settled */
+	b0 = fmax(p->warmup, lo > 0 ? lo + p->settle : 0);
+	a0 = at + p->settle;
+	out->at = at;
+	out->change_at = NAN;
+	out->nbefore = side_stats(s, b0, at, mindt, &out->before,
+				  &out->before_sd);
+	out->nafter = side_stats(s, a0, hi, mindt, &out->after,
+				 &out->after_sd);
+	out->ratio = out->before > 0 ? out->after / out->before : 0;
+	out->significant = 0;
+	if (w) {
+		w->b0 = b0;
+		w->b1 = at;
+		w->a0 = a0;
+		w->a1 = isinf(hi) && s->n ? s->t[s->n - 1] : hi;
+	}
+	if (out->nbefore < 2 || out->nafter < 2 || out->before <= 0)
+		return 0;
+
+	diff = out->after - out->before;
+	vb = out->before_sd * out->before_sd / out->nbefore;
+	va = out->after_sd * out->after_sd / out->nafter;
+	se = sqrt(vb + va);
+	if (se > 0) {
+		tstat = fabs(diff) / se;
+		/* Welch-Satterthwaite degrees of freedom */
+		df = (vb + va) * (vb + va) /
+		     (vb * vb / (out->nbefore - 1) + va * va / (out->nafter - 1));
+	} else {
+		/* two perfectly flat sides: any difference is exact */
+		tstat = diff != 0 ? INFINITY : 0;
+		df = out->nbefore + out->nafter - 2;
+	}
+	out->significant = tstat > tr_t_critical(df) &&
+		fabs(diff) > p->k_sd * fmax(out->before_sd, out->after_sd) &&
+		fabs(diff) >= p->min_rel * out->before;
+	if (out->significant)
+		out->change_at = change_time(s, fmax(b0, at - p->window),
+					     fmin(hi, at + p->window), mindt);
+	return 0;
+}

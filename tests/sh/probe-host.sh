@@ -1,0 +1,52 @@
+#!/bin/sh
+# dixload probe on this host: a regular file and (as root) a loop device give one JSON object with the fixed keys; a missing device is exit 1.
+. "$top_srcdir/tests/sh/lib.sh"
+need_python
+[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
+
+run_dix "$WORK/o" "$WORK/e" probe "$WORK/nonexistent" --json; st=$?
+[ "$st" = 1 ] || fail "missing device: exit $st, want 1"
+grep -q "$WORK/nonexistent: No such file or directory" "$WORK/e" ||
+	fail "missing device not named: $(cat "$WORK/e")"
+[ -s "$WORK/o" ] && fail "missing device: something on stdout"
+run_dix "$WORK/o" "$WORK/e" probe; st=$?
+[ "$st" = 1 ] || fail "probe without DEV: exit $st, want 1"
+
+truncate -s 1m "$WORK/file" || hard "truncate"
+run_dix "$WORK/o" "$WORK/e" probe "$WORK/file" --json || fail "probe file: $(cat "$WORK/e")"
+python3 - "$WORK/o" <<'PY' || fail "file JSON: $(cat "$WORK/o")"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, lines
+p = json.loads(lines[0])
+assert p["kind"] == "file" and p["size_bytes"] == 1 << 20, p
+i = p["integrity"]
+assert set(i) >= {"format", "protection_interval_bytes", "tag_size", "read_verify",
+                  "write_generate", "device_is_integrity_capable"}, i
+assert i["format"] == "none", i
+assert "scsi" not in p and "nvme" not in p, p
+assert p["pi_modes"]["kernel"] == [] and "libaio" in p["pi_modes"]["off"], p["pi_modes"]
+assert any(l.startswith("regular file") for l in p["diagnosis"]), p["diagnosis"]
+PY
+
+[ "$(id -u)" = 0 ] || skip "not root: loop device part skipped (file part passed)"
+command -v losetup >/dev/null || skip "losetup not installed (file part passed)"
+LOOP=$(losetup --find --show "$WORK/file" 2>/dev/null) || skip "no loop device (file part passed)"
+on_exit "losetup -d $LOOP"
+run_dix "$WORK/o" "$WORK/e" probe "$LOOP" --json || fail "probe $LOOP: $(cat "$WORK/e")"
+python3 - "$WORK/o" "$LOOP" <<'PY' || fail "loop JSON: $(cat "$WORK/o")"
+import json, os, sys
+p = json.loads(open(sys.argv[1]).read())
+name = os.path.basename(sys.argv[2])
+assert p["kind"] == "other" and p["name"] == name and p["disk"] == name, p
+q = open("/sys/block/%s/queue/logical_block_size" % name).read().strip()
+assert p["queue"]["logical_block_size"] == int(q), (p["queue"], q)
+has = os.path.isdir("/sys/block/%s/integrity" % name)
+assert p["integrity"]["sysfs"] == has, p["integrity"]
+if not has:
+    assert any("CONFIG_BLK_DEV_INTEGRITY" in l for l in p["diagnosis"]), p["diagnosis"]
+assert any("neither a SCSI disk nor an NVMe namespace" in l for l in p["diagnosis"])
+PY
+run_dix "$WORK/o" "$WORK/e" probe "$LOOP" || fail "human probe $LOOP: $(cat "$WORK/e")"
+grep -q "^diagnosis:" "$WORK/o" || fail "no diagnosis in the report: $(cat "$WORK/o")"
+echo "probe on file and loop device ok"

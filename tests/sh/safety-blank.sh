@@ -1,0 +1,18 @@
+#!/bin/sh
+# Safety: a blank loop device (no signature, no partitions, not mounted) is written without --force; the file backing a loop device is refused.
+. "$top_srcdir/tests/sh/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "not root (needed for losetup)"
+command -v losetup >/dev/null || skip "losetup not installed"
+[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
+truncate -s 16m "$WORK/img" || hard "truncate"
+LOOP=$(losetup --find --show "$WORK/img" 2>/dev/null) || skip "no loop device available"
+on_exit "losetup -d $LOOP"
+
+run_dix "$WORK/o" "$WORK/e" --dev "$LOOP" --rw write --size 1m --interval 0 ||
+	fail "blank loop device refused: $(cat "$WORK/e")"
+run_dix "$WORK/o" "$WORK/e" --dev "$WORK/img" --rw write --size 1m --interval 0; st=$?
+[ "$st" = 1 ] || fail "backing file of $LOOP written without --force: exit $st"
+grep -q "is the backing file of loop device $LOOP" "$WORK/e" ||
+	fail "refusal does not name the loop device: $(cat "$WORK/e")"
+echo "blank loop device written; its backing file refused"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# A write run then a read run: corrupted and misplaced blocks are named with offset and LBA; exit 3.
+. "$top_srcdir/tests/sh/lib.sh"
+
+F=$WORK/f.img
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 4m --rw write --bs 64k --seed 42 --interval 0 ||
+	fail "write run: $(cat "$WORK/e")"
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0 ||
+	fail "clean read run failed: $(cat "$WORK/e") $(cat "$WORK/o")"
+grep -q "errors 0 " "$WORK/o" || fail "clean read reported errors"
+
+# corrupt: flip bytes in LBA 100 (offset 51200); copy LBA 5 over LBA 2000
+printf '\377\377\377\377' | dd of="$F" bs=1 seek=$((51200 + 200)) conv=notrunc status=none
+dd if="$F" of="$F" bs=512 skip=5 seek=2000 count=1 conv=notrunc status=none
+
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0; st=$?
+cat "$WORK/e"
+[ $st -eq 3 ] || fail "read over corrupted data exited $st, want 3"
+grep -q "content changed at offset 51200 (LBA 100): byte 200 expected 0x[0-9a-f]*, found 0xff" "$WORK/e" ||
+	fail "changed block not reported with offset/LBA/expected/found"
+grep -q "misplaced block at offset 1024000 (LBA 2000): expected header offset 1024000 (LBA 2000), found offset 2560 (LBA 5)" "$WORK/e" ||
+	fail "misplaced block not reported"
+grep -q "verify 2," "$WORK/o" || fail "summary should count exactly 2 verify errors: $(cat "$WORK/o")"
+grep -q "^first verify error LBAs: \(100 2000\|2000 100\)$" "$WORK/o" || fail "first LBAs"
+
+# --verify strict also catches a block wiped to zeros (its header is gone)
+dd if=/dev/zero of="$F" bs=512 seek=3000 count=1 conv=notrunc status=none
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0 --verify strict; st=$?
+[ $st -eq 3 ] || fail "strict exited $st"
+grep -q "no dixload header at offset 1536000 (LBA 3000)" "$WORK/e" || fail "strict: wiped block"
+# without strict the wiped block reads as never written: 2 errors, one unwritten block
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0; st=$?
+grep -q "never written): 1$" "$WORK/o" || fail "unwritten count: $(cat "$WORK/o")"
+echo "verification across runs passed"

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test-transition.c - the transition analysis on synthetic series: a clean
+ * step, flat noise, two events, and the edge cases (event at t=1, event
+ * after the last sample, too few samples, bad input).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transition.h"
+#include "tap.h"
+
+#define MB 1e6
+#define N 24
+
+static double tt[64], dd[64], yy[64];
+
+/* xorshift64* and Box-Muller: reproducible Gaussian noise */
+static uint64_t rng = 88172645463325252ull;
+
+static double uniform(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return ((rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(void)
+{
+	double u = uniform(), v = uniform();
+
+	if (u < 1e-300)
+		u = 1e-300;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/*
+ * 1-second intervals ending at 1..n; the level is @lo before @step and @hi
+ * after it, the interval containing @step gets the time-weighted mix (as a
+ * real meter would), plus Gaussian noise of @sd.
+ */
+static struct tr_series make_step(int n, double lo, double hi, double step,
+				  double sd)
+{
+	struct tr_series s = { tt, dd, yy, (size_t)n };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		double a = i, b = i + 1, f;
+
+		tt[i] = b;
+		dd[i] = 1;
+		f = step <= a ? 0 : step >= b ? 1 : step - a;
+		yy[i] = f * lo + (1 - f) * hi + sd * gauss();
+	}
+	return s;
+}
+
+static void test_t_table(void)
+{
+	ok(fabs(tr_t_critical(10) - 4.587) < 1e-9, "t(0.9995, 10) from the table");
+	ok(fabs(tr_t_critical(10.7) - 4.587) < 1e-9, "fractional df rounds down");
+	ok(fabs(tr_t_critical(31) - 3.633) < 0.005, "df 31 by expansion ~3.633");
+	ok(fabs(tr_t_critical(1e6) - 3.2905) < 0.001, "large df tends to z");
+	ok(isinf(tr_t_critical(0.5)), "df < 1: nothing is significant");
+}
+
+static void test_change_point(void)
+{
+	double y[] = { 1, 1.1, 0.9, 1, 5, 5.1, 4.9, 5 };
+	double gain;
+
+	is_int(tr_change_point(y, 8, &gain), 4, "split at the step");
+	ok(gain > 0.99, "the split explains the variance (gain %.3f)", gain);
+	is_int(tr_change_point(y, 3, NULL), -1, "fewer than 4 values: no split");
+}
+
+static void test_clean_step(void)
+{
+	struct tr_params p;
+	struct dix_transition tr;
+	struct tr_window w;
+	struct tr_series s;
+
+	tr_params_default(&p);
+	/* the seed scenario: 30 -> 48 MB/s, module loaded at 10, the
+	 * transform switching 0.2 s later, 1 MB/s of noise */
+	s = make_step(N, 30 * MB, 48 * MB, 10.2, 1 * MB);
+	is_int(tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, &w), 0, "step: analysed");
+	ok(fabs(tr.ratio - 1.6) < 0.05, "step: ratio %.3f ~ 1.6", tr.ratio);
+	ok(fabs(tr.before - 30 * MB) < 1.5 * MB, "step: before %.2f MB/s",
+	   tr.before / MB);
+	ok(fabs(tr.after - 48 * MB) < 1.5 * MB, "step: after %.2f MB/s",
+	   tr.after / MB);
+	ok(tr.significant, "step: significant");
+	ok(fabs(tr.change_at - 10) <= 1, "step: change_at %.2f within 1 s of 10",
+	   tr.change_at);
+	/* warm-up 2 s: intervals [2,3] .. [9,10]; settle 2 s: [12,13] .. */
+	is_int(tr.nbefore, 8, "step: 8 intervals before");
+	is_int(tr.nafter, 12, "step: 12 intervals after");
+	ok(tr.before_sd > 0.3 * MB && tr.before_sd < 2 * MB,
+	   "step: before sd %.2f MB/s reflects the noise", tr.before_sd / MB);
+	ok(w.b0 == 2 && w.b1 == 10 && w.a0 == 12 && w.a1 == N,
+	   "step: window spans %.0f-%.0f and %.0f-%.0f", w.b0, w.b1, w.a0, w.a1);
+
+	/* noise-free, step inside an interval: sub-interval precision */
+	s = make_step(N, 30 * MB, 48 * MB, 10.4, 0);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(fabs(tr.change_at - 10.4) < 0.01, "exact step: change_at %.3f = 10.4",
+	   tr.change_at);
+	ok(tr.significant && fabs(tr.ratio - 1.6) < 1e-9,
+	   "exact step: ratio exactly 1.6");
+
+	/* the change shows up 3 s after the action: change_at follows the
+	 * data, not the action time */
+	s = make_step(N, 30 * MB, 48 * MB, 13.0, 0.5 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(fabs(tr.change_at - 13) < 0.5, "late change: change_at %.2f ~ 13",
+	   tr.change_at);
+
+	/* a drop is a transition too */
+	s = make_step(N, 48 * MB, 30 * MB, 10.5, 1 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.significant && fabs(tr.ratio - 0.625) < 0.03,
+	   "drop: ratio %.3f ~ 0.625", tr.ratio);
+}
+
+static void test_flat_noise(void)
+{
+	struct tr_params p;
+	struct dix_transition tr;
+	struct tr_series s;
+	int seed, sig = 0, worst = 0;
+	double maxdev = 0;
+
+	tr_params_default(&p);
+	/* guard=1: ~90 MB/s with 10 % noise and nothing happening */
+	s = make_step(N, 90 * MB, 90 * MB, 10, 9 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.significant && isnan(tr.change_at),
+	   "flat: not significant (ratio %.3f), change_at null", tr.ratio);
+	/* over many noise draws the false-alarm rate stays at the level the
+	 * 0.1 % test promises (the k-sd rule makes it rarer still; a draw
+	 * with small spreads on both sides can pass both) */
+	for (seed = 0; seed < 2000; seed++) {
+		s = make_step(N, 90 * MB, 90 * MB, 10, 9 * MB);
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		if (tr.significant) {
+			sig++;
+			worst = seed;
+		}
+		if (fabs(tr.ratio - 1) > maxdev)
+			maxdev = fabs(tr.ratio - 1);
+		if (!isnan(tr.change_at) && !tr.significant)
+			sig += 1000;
+	}
+	ok(sig <= 4, "flat: %d of 2000 noisy series significant (<= 0.2 %%%s%d)",
+	   sig, sig ? ", last draw " : "", sig ? worst : 0);
+	ok(maxdev > 0.08, "flat: the ratios did vary (max |ratio-1| %.3f), so "
+	   "the decision was not by the 5 %% minimum alone", maxdev);
+
+	/* flat but with one wild outlier after the event */
+	s = make_step(N, 90 * MB, 90 * MB, 10, 2 * MB);
+	yy[15] = 200 * MB;
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.significant, "one outlier does not make a transition (ratio %.3f)",
+	   tr.ratio);
+	ok(isnan(tr.change_at), "not significant: change_at is null");
+}
+
+static void test_two_events(void)
+{
+	struct tr_params p;
+	struct dix_transition tr;
+	struct tr_series s = { tt, dd, yy, 30 };
+	int i;
+
+	tr_params_default(&p);
+	/* up at 8, back down at 18 */
+	for (i = 0; i < 30; i++) {
+		tt[i] = i + 1;
+		dd[i] = 1;
+		yy[i] = (i + 1 <= 8 || i >= 18 ? 30 : 48) * MB +
+			0.5 * MB * gauss();
+	}
+	tr_analyse(&s, 8, 0, 18, &p, &tr, NULL);
+	ok(tr.significant && fabs(tr.ratio - 1.6) < 0.05,
+	   "first event: ratio %.3f, after ends at the next event", tr.ratio);
+	is_int(tr.nafter, 8, "first event: after = [10,18]");
+	tr_analyse(&s, 18, 8, INFINITY, &p, &tr, NULL);
+	ok(tr.significant && fabs(tr.ratio - 0.625) < 0.03,
+	   "second event: ratio %.3f, before starts after the first settled",
+	   tr.ratio);
+	is_int(tr.nbefore, 8, "second event: before = [10,18]");
+}
+
+static void test_edges(void)
+{
+	struct tr_params p;
+	struct dix_transition tr;
+	struct tr_series s;
+
+	tr_params_default(&p);
+	s = make_step(N, 30 * MB, 48 * MB, 1.2, 0.5 * MB);
+	is_int(tr_analyse(&s, 1.0, 0, INFINITY, &p, &tr, NULL), 0,
+	       "event at t=1: analysed");
+	is_int(tr.nbefore, 0, "event at t=1: nothing before (warm-up)");
+	ok(!tr.significant && isnan(tr.change_at) && tr.ratio == 0,
+	   "event at t=1: not significant, no ratio, no change point");
+
+	s = make_step(N, 30 * MB, 30 * MB, 100, 0.5 * MB);
+	tr_analyse(&s, 30.0, 0, INFINITY, &p, &tr, NULL);
+	is_int(tr.nafter, 0, "event after the last sample: nothing after");
+	ok(!tr.significant && tr.nbefore > 20, "event after the end: not "
+	   "significant, before still measured (n=%d)", tr.nbefore);
+
+	s = make_step(3, 30 * MB, 48 * MB, 1.5, 0);
+	tr_analyse(&s, 1.5, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.significant && tr.nbefore + tr.nafter < 2,
+	   "3 samples: too few, not significant");
+
+	s = make_step(0, 0, 0, 0, 0);
+	is_int(tr_analyse(&s, 5, 0, INFINITY, &p, &tr, NULL), 0, "no samples");
+	ok(tr.nbefore == 0 && tr.nafter == 0 && !tr.significant,
+	   "no samples: empty sides");
+
+	s = make_step(N, 30 * MB, 48 * MB, 10, 0);
+	tt[5] = tt[4];
+	is_int(tr_analyse(&s, 10, 0, INFINITY, &p, &tr, NULL), -EINVAL,
+	       "time not increasing: -EINVAL");
+
+	/* a short tail interval (the run's last 0.2 s) is left out */
+	s = make_step(N, 30 * MB, 48 * MB, 10, 0);
+	tt[N] = N + 0.2;
+	dd[N] = 0.2;
+	yy[N] = 5 * MB;
+	s.n = N + 1;
+	tr_analyse(&s, 10, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.nafter == 12 && fabs(tr.after - 48 * MB) < 1,
+	   "short tail interval ignored");
+}
+
+int main(void)
+{
+	test_t_table();
+	test_change_point();
+	test_clean_step();
+	test_flat_noise();
+	test_two_events();
+	test_edges();
+	return tap_done();
+}

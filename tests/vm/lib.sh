@@ -1,0 +1,46 @@
+# Shared helpers for the VM tests (sourced after tests/sh/lib.sh's conventions):
+# skip when QEMU, busybox-static or the kernel package cannot be had, and a
+# dixvm wrapper.  Exit statuses: 0 pass, 77 skip, 99 hard error, else fail.
+# DIXVM_KERNEL picks the kernel for every VM test (default bookworm);
+# DIXVM_TEST_TIMEOUT bounds each boot (default 300 s).
+
+. "$top_srcdir/tests/sh/lib.sh"
+
+DIXVM=$top_srcdir/scripts/dixvm
+: "${DIXVM_KERNEL:=bookworm}"
+: "${DIXVM_TEST_TIMEOUT:=300}"
+
+# need_vm - skip unless a VM can be booted here: QEMU, a static busybox, the
+# initramfs tools, and the kernel package (fetched into the cache once).
+need_vm()
+{
+	command -v qemu-system-x86_64 > /dev/null ||
+		skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
+	[ -x "${DIXVM_BUSYBOX:-/bin/busybox}" ] && ! ldd "${DIXVM_BUSYBOX:-/bin/busybox}" > /dev/null 2>&1 ||
+		skip "static busybox not installed (apt-get install busybox-static)"
+	for t in cpio depmod modinfo kmod setsid flock; do
+		command -v "$t" > /dev/null || skip "$t not installed (needed by scripts/dixvm)"
+	done
+	"$DIXVM" --kernel "$DIXVM_KERNEL" --fetch-only > "$WORK/fetch.log" 2>&1 ||
+		skip "kernel package '$DIXVM_KERNEL' cannot be had: $(grep 'error:' "$WORK/fetch.log" | tail -n 1)"
+}
+
+# need_dixload - the built binary must exist: make check builds it first.
+need_dixload()
+{
+	[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
+}
+
+# vm OPTIONS... -- COMMAND... - run dixvm with the test kernel and timeout;
+# its work directory goes under $WORK/tmp so a test can look for leftovers.
+vm()
+{
+	mkdir -p "$WORK/tmp"
+	TMPDIR=$WORK/tmp "$DIXVM" --kernel "$DIXVM_KERNEL" --timeout "$DIXVM_TEST_TIMEOUT" "$@"
+}
+
+# harness_lines FILE - print FILE without dixvm's own "dixvm: " lines.
+harness_lines()
+{
+	grep -v '^dixvm: ' "$1"
+}

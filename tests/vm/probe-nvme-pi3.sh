@@ -1,0 +1,30 @@
+#!/bin/sh
+# dixload probe on a QEMU NVMe namespace pi=3,ms=16,pil=1: protection type 3, 16 bytes of metadata, PI first, kernel format T10-DIF-TYPE3-CRC.
+. "$top_srcdir/tests/vm/lib.sh"
+[ -x "$DIXVM" ] || skip "scripts/dixvm not there yet"
+need_vm
+need_dixload
+need_python
+
+vm --scsi-debug none --nvme pi=3,ms=16,pil=1 -- \
+	dixload probe /dev/nvme0n1 --json > "$WORK/out" 2> "$WORK/err"
+st=$?
+[ "$st" = 0 ] || fail "dixvm status $st: $(tail -c 1500 "$WORK/err")"
+
+python3 - "$WORK/out" <<'PY' || fail "probe JSON check failed: $(cat "$WORK/out")"
+import json, sys
+p = json.loads(next(l for l in open(sys.argv[1]) if l.startswith("{")))
+n, i = p["nvme"], p["integrity"]
+assert p["kind"] == "nvme", p["kind"]
+assert "error" not in n, n
+assert n["protection_type"] == 3, n
+assert n["metadata_size"] == 16, n
+assert n["pi_first"] is True and n["extended_lba"] is False, n
+assert n["guard_bits"] == 16, n
+assert n["serial"].strip() == "dixvm-scratch", n
+assert i["format"] == "T10-DIF-TYPE3-CRC", i
+d = p["diagnosis"]
+assert any("namespace formatted Type 3" in l and "T10-DIF-TYPE3-CRC" in l for l in d), d
+assert "nvme" in p["pi_modes"]["app"], p["pi_modes"]
+PY
+exit 0

@@ -1,0 +1,28 @@
+#!/bin/sh
+# dixload probe on scsi_debug dif=0 dix=1: the drive has no PI (prot_en false) and the diagnosis reports DIX0, host-side only.
+. "$top_srcdir/tests/vm/lib.sh"
+[ -x "$DIXVM" ] || skip "scripts/dixvm not there yet"
+need_vm
+need_dixload
+need_python
+
+vm --scsi-debug 'dif=0 dix=1 guard=0 dev_size_mb=64 delay=0' -- \
+	dixload probe /dev/sda --json > "$WORK/out" 2> "$WORK/err"
+st=$?
+[ "$st" = 0 ] || fail "dixvm status $st: $(tail -c 1500 "$WORK/err")"
+
+python3 - "$WORK/out" <<'PY' || fail "probe JSON check failed: $(cat "$WORK/out")"
+import json, sys
+p = json.loads(next(l for l in open(sys.argv[1]) if l.startswith("{")))
+i, s = p["integrity"], p["scsi"]
+assert i["format"] == "T10-DIF-TYPE1-CRC", i
+assert i["device_is_integrity_capable"] is False, i
+assert s["prot_en"] is False and s["protection_type"] == 0, s
+assert s["protect"] is False, s
+assert s["host"]["prot_capabilities"] & 0x8, s["host"]   # DIX Type 0
+d = p["diagnosis"]
+assert any("DIX0" in l and "host-side only" in l for l in d), d
+assert p["pi_modes"]["app"] == [] or "io_uring" in p["pi_modes"]["app"], p["pi_modes"]
+assert "sg" not in p["pi_modes"]["app"], p["pi_modes"]
+PY
+exit 0
