@@ -103,8 +103,8 @@ const struct crc_impl *crc_best(enum dix_guard g);
  * @g: the guard
  *
  * What pi_generate()/pi_verify() use: the implementation crc_force() chose,
- * else the best one with a many-buffer variant when that ranks at least as
- * high for intervals as crc_best() (see the table in crc.c), else crc_best().
+ * else the highest-ranked supported one with a many-buffer variant, else
+ * crc_best().
  * Return: the implementation (never NULL).
  */
 const struct crc_impl *crc_best_intervals(enum dix_guard g);
@@ -126,7 +126,8 @@ void crc_update_many(const struct crc_impl *c, uint64_t init, const void *base,
 /**
  * crc_force() - make the dispatch use the implementation named @name.
  * @g: the guard
- * @name: an implementation name of that guard ("slice16", "isal" ...)
+ * @name: an implementation name of that guard ("slice16", "isal" ...), or
+ *        NULL to return to the automatic choice
  *
  * Meant for option parsing before any worker starts; not synchronised with
  * concurrent crc_best() callers.

@@ -215,7 +215,12 @@ static void bench_impls(const struct bench *b)
 	}
 }
 
-static void bench_pi(const struct bench *b)
+/*
+ * PI generate / verify for one guard with implementation @c forced, so the
+ * automatic choice for intervals and the single-buffer best can be compared.
+ */
+static void bench_pi_impl(const struct bench *b, enum dix_guard g,
+			  const struct crc_impl *c, bool disp)
 {
 	static const struct {
 		const char *key;
@@ -225,49 +230,60 @@ static void bench_pi(const struct bench *b)
 		{ "verify", run_pi_verify },
 		{ "generate+verify", run_pi_both },
 	};
-	int g;
+	struct unit u = { .nr = BENCH_BUF / SECTOR, .bytes = BENCH_BUF };
 	size_t k;
+
+	crc_force(g, c->name);
+	u.fmt = (struct pi_format){ .guard = g, .type = PI_TYPE1, .interval = SECTOR,
+				    .ms = pi_tuple_size(g) };
+	u.data = b->buf;
+	u.meta = xcalloc(u.nr, u.fmt.ms);
+	pi_io_init(&u.io, &u.fmt, 1000);
+	pi_generate(&u.fmt, u.data, u.meta, u.nr, &u.io);
+	if (pi_verify(&u.fmt, u.data, u.meta, u.nr, &u.io, NULL) != 0)
+		dix_warn("crcbench: PI self-check failed for %s/%s", crc_guard_name(g),
+			 c->name);
+	if (!b->json)
+		printf("%-7s %-9s", crc_guard_name(g), c->name);
+	for (k = 0; k < ARRAY_SIZE(ops); k++) {
+		double gbps;
+
+		u.run = ops[k].run;
+		gbps = measure(&u, b->seconds);
+		if (b->json)
+			printf("{\"type\":\"pi\",\"guard\":\"%s\",\"impl\":\"%s\","
+			       "\"dispatch\":%s,\"multi\":%s,\"interval\":%u,"
+			       "\"op\":\"%s\",\"intervals\":%zu,\"gbps\":%.3f}\n",
+			       crc_guard_name(g), c->name, disp ? "true" : "false",
+			       c->multi ? "true" : "false", SECTOR, ops[k].key, u.nr, gbps);
+		else
+			printf(" %9.2f", gbps);
+		fflush(stdout);
+	}
+	if (!b->json)
+		printf("  %s%s\n", c->multi ? "4 intervals at a time" : "one at a time",
+		       disp ? " <- dispatch" : "");
+	crc_force(g, NULL);
+	free(u.meta);
+}
+
+static void bench_pi(const struct bench *b)
+{
+	int g;
 
 	if (!b->json)
 		printf("\nPI at 512-byte intervals, 1 MiB per call (2048 tuples), separate "
 		       "metadata, PI last, Type 1; GB/s of data:\n%-7s %-9s %9s %9s %9s\n",
 		       "guard", "impl", "generate", "verify", "gen+ver");
 	for (g = 0; g < DIX_GUARD_NR; g++) {
-		const struct crc_impl *c = crc_best(g);
-		struct unit u = { .nr = BENCH_BUF / SECTOR, .bytes = BENCH_BUF };
+		const struct crc_impl *iv = crc_best_intervals(g), *one = crc_best(g);
 
 		if (b->guard_filter && strcmp(b->guard_filter, crc_guard_name(g)))
 			continue;
-		if (b->impl_filter && strcmp(b->impl_filter, c->name))
-			continue;
-		u.fmt = (struct pi_format){ .guard = g, .type = PI_TYPE1,
-					    .interval = SECTOR,
-					    .ms = pi_tuple_size(g) };
-		u.data = b->buf;
-		u.meta = xcalloc(u.nr, u.fmt.ms);
-		pi_io_init(&u.io, &u.fmt, 1000);
-		pi_generate(&u.fmt, u.data, u.meta, u.nr, &u.io);
-		if (pi_verify(&u.fmt, u.data, u.meta, u.nr, &u.io, NULL) != 0)
-			dix_warn("crcbench: PI self-check failed for %s", crc_guard_name(g));
-		if (!b->json)
-			printf("%-7s %-9s", crc_guard_name(g), c->name);
-		for (k = 0; k < ARRAY_SIZE(ops); k++) {
-			double gbps;
-
-			u.run = ops[k].run;
-			gbps = measure(&u, b->seconds);
-			if (b->json)
-				printf("{\"type\":\"pi\",\"guard\":\"%s\",\"impl\":\"%s\","
-				       "\"interval\":%u,\"op\":\"%s\",\"intervals\":%zu,"
-				       "\"gbps\":%.3f}\n", crc_guard_name(g), c->name,
-				       SECTOR, ops[k].key, u.nr, gbps);
-			else
-				printf(" %9.2f", gbps);
-			fflush(stdout);
-		}
-		if (!b->json)
-			printf("\n");
-		free(u.meta);
+		if (!b->impl_filter || !strcmp(b->impl_filter, iv->name))
+			bench_pi_impl(b, g, iv, true);
+		if (one != iv && (!b->impl_filter || !strcmp(b->impl_filter, one->name)))
+			bench_pi_impl(b, g, one, false);
 	}
 }
 

@@ -773,7 +773,7 @@ static int run_modprobe(int unload, const char *name, char *msg, size_t len)
 	char *argv[] = { "/sbin/modprobe", unload ? "-r" : "--", (char *)name,
 			 NULL };
 	char first[512], how[64];
-	int fd, st;
+	int fd = -1, st;
 	pid_t pid = spawn_child(argv, &fd);
 
 	if (pid < 0) {
@@ -795,6 +795,23 @@ static int run_modprobe(int unload, const char *name, char *msg, size_t len)
 /* --------------------------------------------------------------------- */
 /* actions */
 
+/* The event text of an action: "modprobe x", "sysfs /p=v", "exec 'cmd'". */
+static void action_what(const struct action *a, char *buf, size_t len)
+{
+	switch (a->type) {
+	case ACT_LOAD:
+	case ACT_UNLOAD:
+		snprintf(buf, len, "modprobe %s%s",
+			 a->type == ACT_UNLOAD ? "-r " : "", a->arg);
+		break;
+	case ACT_SYSFS:
+		snprintf(buf, len, "sysfs %s=%s", a->arg, a->value);
+		break;
+	default:
+		snprintf(buf, len, "exec '%s'", a->arg);
+	}
+}
+
 static void act_module(struct ctl *c, const struct action *a)
 {
 	int unload = a->type == ACT_UNLOAD;
@@ -804,8 +821,7 @@ static void act_module(struct ctl *c, const struct action *a)
 	struct kw_diff d;
 	int e;
 
-	snprintf(what, sizeof(what), "modprobe %s%s", unload ? "-r " : "",
-		 a->arg);
+	action_what(a, what, sizeof(what));
 	kw_normalise(a->arg, name, sizeof(name));
 #ifdef HAVE_KMOD
 	if (unload)
@@ -872,7 +888,7 @@ static void act_sysfs(struct ctl *c, const struct action *a)
 	ssize_t w = -1;
 	int fd, e = 0, had;
 
-	snprintf(what, sizeof(what), "sysfs %s=%s", a->arg, a->value);
+	action_what(a, what, sizeof(what));
 	snprintf(label, sizeof(label), "%s=%s", base ? base + 1 : a->arg,
 		 a->value);
 	had = read_sysfs_str(a->arg, before, sizeof(before)) == 0;
@@ -907,14 +923,13 @@ static void *exec_main(void *arg)
 	struct exec_job *j = arg;
 	struct ctl *c = j->c;
 	char *argv[] = { "/bin/sh", "-c", j->a->arg, NULL };
-	char first[300], how[96], detail[600], label[80], *what = NULL;
+	char first[300], how[96], detail[600], label[80], what[4200];
 	double start = dix_now(), dur;
-	int fd, st = 0, ok, killed;
+	int fd = -1, st = 0, ok, killed;
 	pid_t pid;
 	siginfo_t si;
 
-	if (asprintf(&what, "exec '%s'", j->a->arg) < 0)
-		what = NULL;
+	action_what(j->a, what, sizeof(what));
 	snprintf(label, sizeof(label), "%s", j->a->arg);
 	pid = spawn_child(argv, &fd);
 	if (pid < 0) {
@@ -950,7 +965,6 @@ static void *exec_main(void *arg)
 		snprintf(detail, sizeof(detail), "%s", how);
 	event(c, EV_ACTION, j->t, what, ok, dur, detail, NULL, label);
 out:
-	free(what);
 	pthread_mutex_lock(&c->lock);
 	j->done = 1;
 	pthread_mutex_unlock(&c->lock);
@@ -1058,18 +1072,13 @@ static void *ctl_main(void *arg)
 	end = run_elapsed(r);
 	while (c->next < c->nact) {
 		const struct action *a = &c->act[c->next++];
-		char what[200], detail[160];
+		char what[4200], detail[160];
 
 		if (a->at <= end + 0.5) {
 			run_action(c, a);
 			continue;
 		}
-		if (a->type == ACT_LOAD || a->type == ACT_UNLOAD)
-			snprintf(what, sizeof(what), "modprobe %s%s",
-				 a->type == ACT_UNLOAD ? "-r " : "", a->arg);
-		else
-			snprintf(what, sizeof(what), "%s %.150s",
-				 a->type == ACT_SYSFS ? "sysfs" : "exec", a->arg);
+		action_what(a, what, sizeof(what));
 		snprintf(detail, sizeof(detail), "not run: the load ended at %.1f s, before %g s",
 			 end, a->at);
 		event(c, EV_ACTION, a->at, what, 0, -1, detail, NULL, NULL);

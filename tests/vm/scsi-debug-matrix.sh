@@ -111,6 +111,8 @@ for r in runs:
         bad.append("%s: no interval lines in a 2 s run" % name)
     rd = r["summary"].get("read_iops", 0)
     wr = r["summary"].get("write_iops", 0)
+    print("%-40s sysfs %-18s dixload %-18s R %5.0f W %5.0f IOPS, errors %d"
+          % (name, c["format"], integ.get("format"), rd, wr, sum(errs.values())))
     if not (rd > 0 and wr > 0):
         bad.append("%s: no reads or no writes (read_iops %r, write_iops %r)" % (name, rd, wr))
 for b in bad:

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test-hotload.c - scheduled actions: the checks done before the load, and
+ * the control thread for real (--sysfs on a scratch file, --exec with a
+ * failing and a never-ending command, a module that does not exist, an
+ * action after the end), with its timing and prompt stop.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hotload.h"
+#include "options.h"
+#include "run.h"
+#include "target.h"
+#include "util.h"
+#include "tap.h"
+
+static char scratch[64] = "/tmp/dixload-hotload-XXXXXX";
+
+/* actions_check() on one option; 0 or -EINVAL, the message in @err. */
+static int check1(const char *opt, const char *val, double runtime,
+		  char *err, size_t len)
+{
+	struct dix_opts o;
+	char e2[256], rt[32];
+	int r;
+
+	opts_init(&o);
+	snprintf(rt, sizeof(rt), "%g", runtime);
+	opt_set(&o, "runtime", rt, e2, sizeof(e2));
+	if (opt_set(&o, opt, val, e2, sizeof(e2))) {
+		printf("# opt_set %s %s: %s\n", opt, val, e2);
+		opts_free(&o);
+		return -100;
+	}
+	err[0] = '\0';
+	r = actions_check(&o, err, len);
+	opts_free(&o);
+	return r;
+}
+
+static void test_check(void)
+{
+	char err[512], path[128];
+
+	is_int(check1("hotload", "crct10dif_pclmul@10", 24, err, sizeof(err)), 0,
+	       "hotload MODULE@SEC accepted");
+	is_int(check1("hotload", "crct10dif-pclmul@0", 0, err, sizeof(err)), 0,
+	       "dashes and @0 accepted");
+	is_int(check1("hotload", "crct10dif_pclmul", 24, err, sizeof(err)), -EINVAL,
+	       "no @SEC rejected");
+	is_str(err, "--hotload 'crct10dif_pclmul': no '@SEC' giving the second of the run (allowed: MODULE@SEC)",
+	       "no @SEC: message names option, value and the allowed form");
+	is_int(check1("hotload", "x@ten", 24, err, sizeof(err)), -EINVAL,
+	       "bad time rejected");
+	ok(strstr(err, "not a number of seconds") != NULL, "bad time: says so");
+	is_int(check1("hotload", "../evil@1", 24, err, sizeof(err)), -EINVAL,
+	       "path as a module name rejected");
+	ok(strstr(err, "is not a module name") && strstr(err, "(allowed: MODULE@SEC)"),
+	   "bad name: says so (%s)", err);
+	is_int(check1("unload", "x@30", 24, err, sizeof(err)), -EINVAL,
+	       "time after --runtime rejected");
+	is_str(err, "--unload 'x@30': 30 s is after the end of the run (--runtime 24) (allowed: MODULE@SEC with SEC <= runtime)",
+	       "after runtime: message");
+	is_int(check1("unload", "x@24", 24, err, sizeof(err)), 0,
+	       "time equal to --runtime accepted");
+	is_int(check1("hotload", "x@1000", 0, err, sizeof(err)), 0,
+	       "no --runtime: any time accepted");
+
+	snprintf(path, sizeof(path), "%s=0@1", scratch);
+	is_int(check1("sysfs", path, 24, err, sizeof(err)), 0, "sysfs existing file");
+	is_int(check1("sysfs", "/nonexistent/x=1@1", 24, err, sizeof(err)), -EINVAL,
+	       "sysfs missing file rejected");
+	ok(strstr(err, "/nonexistent/x: No such file or directory") != NULL,
+	   "missing file: strerror (%s)", err);
+	is_int(check1("sysfs", "/tmp@1", 24, err, sizeof(err)), -EINVAL,
+	       "sysfs without =VALUE rejected");
+	ok(strstr(err, "no '=VALUE' (allowed: PATH=VALUE@SEC)") != NULL,
+	   "no value: message");
+	is_int(check1("sysfs", "/tmp=1@1", 24, err, sizeof(err)), -EINVAL,
+	       "sysfs directory rejected");
+	is_int(check1("sysfs", "rel/x=1@1", 24, err, sizeof(err)), -EINVAL,
+	       "relative path rejected");
+	snprintf(path, sizeof(path), "%s=a=b@2", scratch);
+	is_int(check1("sysfs", path, 24, err, sizeof(err)), 0,
+	       "value containing '=' accepted");
+	is_int(check1("exec", "echo a@b@3", 24, err, sizeof(err)), 0,
+	       "command containing '@' accepted (split at the last)");
+	is_int(check1("exec", "@3", 24, err, sizeof(err)), -EINVAL,
+	       "empty command rejected");
+}
+
+/* The event whose what starts with @prefix and whose detail contains
+ * @detail (NULL: any). */
+static const struct dix_event *find2(const struct dix_run *r,
+				     const char *prefix, const char *detail)
+{
+	int i;
+
+	for (i = 0; i < r->nevents; i++)
+		if (!strncmp(r->events[i].what, prefix, strlen(prefix)) &&
+		    (!detail || (r->events[i].detail &&
+				 strstr(r->events[i].detail, detail))))
+			return &r->events[i];
+	return NULL;
+}
+
+static const struct dix_event *find(const struct dix_run *r, const char *prefix)
+{
+	return find2(r, prefix, NULL);
+}
+
+static void test_control(void)
+{
+	struct dix_opts o;
+	struct dix_target t;
+	struct dix_run r;
+	const struct dix_event *e;
+	char err[256], val[128], outpath[] = "/tmp/dixload-hotload-out-XXXXXX";
+	char buf[8192];
+	double stop_took;
+	int fd, saved, n;
+
+	opts_init(&o);
+	opt_set(&o, "interval", "100", err, sizeof(err));
+	snprintf(val, sizeof(val), "%s=0@0.3", scratch);
+	opt_set(&o, "sysfs", val, err, sizeof(err));
+	opt_set(&o, "exec", "echo first line >&2; echo second >&2; exit 3@0.1", err, sizeof(err));
+	opt_set(&o, "exec", "sleep 30@0.2", err, sizeof(err));
+	opt_set(&o, "exec", "true@0", err, sizeof(err));
+	opt_set(&o, "hotload", "no_such_module_dixload@0.4", err, sizeof(err));
+	opt_set(&o, "exec", "true@60", err, sizeof(err));
+	is_int(actions_check(&o, err, sizeof(err)), 0, "control: actions valid");
+
+	memset(&t, 0, sizeof(t));
+	t.path = "/tmp/x";
+	snprintf(t.name, sizeof(t.name), "x");
+	memset(&r, 0, sizeof(r));
+	r.o = &o;
+	r.t = &t;
+	r.wake_fd = -1;
+	pthread_mutex_init(&r.lock, NULL);
+
+	/* the events print on stdout: keep them out of the TAP stream */
+	fflush(stdout);
+	fd = mkstemp(outpath);
+	saved = dup(1);
+	dup2(fd, 1);
+	r.t0 = dix_now();
+	n = control_start(&r);
+	usleep(1200 * 1000);
+	stop_took = dix_now();
+	control_stop(&r);
+	stop_took = dix_now() - stop_took;
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	n = n ? n : (int)read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(outpath);
+
+	ok(n > 0, "control thread started and printed events");
+	ok(r.ctl == NULL, "control_stop() released its state");
+	ok(stop_took < 3.5, "stopped promptly (%.2f s, a 'sleep 30' killed)",
+	   stop_took);
+
+	e = find(&r, "sysfs ");
+	ok(e && e->ok == 1 && e->kind == EV_ACTION, "sysfs write ok");
+	ok(e && fabs(e->t - 0.3) < 0.1, "sysfs ran at 0.3 s (%.3f)", e ? e->t : -1);
+	ok(e && e->detail && !strcmp(e->detail, "was 1, now 0"),
+	   "sysfs detail: was 1, now 0");
+	read_sysfs_str(scratch, val, sizeof(val));
+	is_str(val, "0", "the file holds the new value");
+
+	e = find(&r, "exec 'echo first");
+	ok(e && e->ok == 0 && e->detail &&
+	   !strcmp(e->detail, "exit 3: first line"),
+	   "failing command: exit status and first stderr line (%s)",
+	   e && e->detail ? e->detail : "-");
+	ok(e && fabs(e->t - 0.1) < 0.1, "exec ran at 0.1 s");
+	e = find2(&r, "exec 'true'", "exit 0");
+	ok(e && e->ok == 1 && e->duration >= 0, "exec true ok");
+	e = find(&r, "exec 'sleep 30'");
+	ok(e && e->ok == 0 && e->detail &&
+	   strstr(e->detail, "still running when the load ended"),
+	   "never-ending command terminated and failed");
+	e = find(&r, "modprobe no_such_module_dixload");
+	ok(e && e->ok == 0 && e->detail && strstr(e->detail, "not found"),
+	   "missing module: failed, says not found (%s)",
+	   e && e->detail ? e->detail : "-");
+	e = find2(&r, "exec 'true'", "not run");
+	ok(e && e->ok == 0 && e->t == 60 && e->detail && strstr(e->detail, "not run: the load ended"),
+	   "action after the end: reported as not run (%s)",
+	   e && e->detail ? e->detail : "-");
+	ok(r.action_failed, "failed actions set action_failed (exit 4)");
+	ok(strstr(buf, "sysfs ") && strstr(buf, ": ok ("),
+	   "human event lines printed");
+	opts_free(&o);
+}
+
+int main(void)
+{
+	int fd = mkstemp(scratch);
+
+	if (fd < 0 || write(fd, "1\n", 2) != 2) {
+		printf("Bail out! cannot create %s\n", scratch);
+		return 1;
+	}
+	close(fd);
+	test_check();
+	test_control();
+	unlink(scratch);
+	return tap_done();
+}
