@@ -351,6 +351,7 @@ int crc_impl_ok(const struct crc_impl *impl)
 /* ---- dispatch ---- */
 
 static const struct crc_impl *best[DIX_GUARD_NR];
+static const struct crc_impl *best_multi[DIX_GUARD_NR];
 static const struct crc_impl *forced[DIX_GUARD_NR];
 static pthread_once_t best_once = PTHREAD_ONCE_INIT;
 
@@ -366,6 +367,9 @@ static void pick_best(void)
 			continue;
 		if (!best[c->guard] || c->rank > best[c->guard]->rank)
 			best[c->guard] = c;
+		if (c->multi && (!best_multi[c->guard] ||
+				 c->rank > best_multi[c->guard]->rank))
+			best_multi[c->guard] = c;
 	}
 }
 
@@ -383,19 +387,10 @@ const struct crc_impl *crc_best(enum dix_guard g)
  */
 const struct crc_impl *crc_best_intervals(enum dix_guard g)
 {
-	const struct crc_impl *b = crc_best(g), *m = NULL;
-	size_t i;
-
+	pthread_once(&best_once, pick_best);
 	if (forced[g])
 		return forced[g];
-	for (i = 0; i < ARRAY_SIZE(impl_table); i++) {
-		const struct crc_impl *c = &impl_table[i];
-
-		if (c->guard == g && c->multi && crc_impl_ok(c) &&
-		    (!m || c->rank > m->rank))
-			m = c;
-	}
-	return m ? m : b;
+	return best_multi[g] ? best_multi[g] : best[g];
 }
 
 void crc_update_many(const struct crc_impl *c, uint64_t init, const void *base,

@@ -113,8 +113,9 @@ static uint64_t run_af_alg(struct unit *u)
 	size_t i;
 
 	for (i = 0; i < u->calls && !u->err; i++) {
-		uint16_t out;
+		uint16_t out = 0;
 
+		errno = 0;
 		if (send(u->opfd, u->buf + i * u->stride, u->call_bytes, 0) !=
 		    (ssize_t)u->call_bytes || read(u->opfd, &out, 2) != 2)
 			u->err = errno ? errno : EIO;

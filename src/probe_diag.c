@@ -319,7 +319,7 @@ static void diag_engines(struct probe_result *r)
 		    r->have_uring && r->uring_pi != 1 && format_has_pi(fmt) ?
 		    "; io_uring PI attributes are not offered by this kernel" : "");
 	} else {
-		const char *why = "the device carries no PI";
+		const char *why = "the target carries no PI";
 
 		if (r->kind == PROBE_SCSI && r->scsi.rc_ok && r->scsi.rc.prot_en &&
 		    !r->have_sg)

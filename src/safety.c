@@ -500,16 +500,9 @@ static int check_block(const struct safety_env *env, const char *path,
 	    check_swaps(env, &s, NULL, path, why, len))
 		return -1;
 
-	/* The disk decides whether this is a scratch device. */
-	if (!blkview_sysdir(env->sysroot, bv->major, bv->minor, dir, sizeof(dir))) {
-		if (bv->is_partition) {
-			char *slash = strrchr(dir, '/');
-
-			if (slash)
-				*slash = '\0';
-		}
+	/* The disk decides whether this (or its partition) is a scratch device. */
+	if (!blkview_diskdir(env->sysroot, bv, dir, sizeof(dir)))
 		scratch = safety_scratch_kind(dir);
-	}
 	if (force || scratch)
 		return 0;
 
