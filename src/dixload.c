@@ -265,7 +265,7 @@ static int run_main(int argc, char **argv)
 
 	write = rw_writes(o.rw);
 	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
-		dix_err("refusing to write %s", err);
+		dix_err("refusing to write: %s", err);
 		return DIX_EXIT_USAGE;
 	}
 	if (target_open(&t, o.dev, write, o.size + o.offset, err,

@@ -15,65 +15,27 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "blkview.h"
+#include "parse.h"
 #include "target.h"
 #include "util.h"
 
-static int read_int(const char *dir, const char *file, int *out)
+/* Copy the kernel's integrity view from blkview (the one sysfs reader). */
+static void integrity_from(struct dix_integrity *in, const struct blkview *bv)
 {
-	char path[PATH_MAX], buf[64];
-	int r;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	r = read_sysfs_str(path, buf, sizeof(buf));
-	if (r)
-		return r;
-	*out = atoi(buf);
-	return 0;
-}
-
-int integrity_read(const char *sysroot, unsigned int maj, unsigned int min,
-		   struct dix_integrity *in)
-{
-	char dev[PATH_MAX], dir[PATH_MAX + 32];
-	int v;
-
-	memset(in, 0, sizeof(*in));
-	strcpy(in->format, "none");
-	in->read_verify = in->write_generate = in->capable = -1;
-
-	snprintf(dev, sizeof(dev), "%s/dev/block/%u:%u", sysroot, maj, min);
-	/* a partition has a "partition" file; its integrity is the disk's */
-	snprintf(dir, sizeof(dir), "%s/partition", dev);
-	if (!access(dir, F_OK))
-		snprintf(dir, sizeof(dir), "%s/../integrity", dev);
-	else
-		snprintf(dir, sizeof(dir), "%s/integrity", dev);
-	if (access(dir, F_OK))
-		return -ENOENT;
-
-	{
-		char path[PATH_MAX + 48];
-
-		snprintf(path, sizeof(path), "%s/format", dir);
-		if (read_sysfs_str(path, in->format, sizeof(in->format)) ||
-		    !in->format[0])
-			strcpy(in->format, "none");
-	}
-	if (!read_int(dir, "protection_interval_bytes", &v))
-		in->interval = v;
-	if (!read_int(dir, "tag_size", &v))
-		in->tag_size = v;
-	read_int(dir, "read_verify", &in->read_verify);
-	read_int(dir, "write_generate", &in->write_generate);
-	read_int(dir, "device_is_integrity_capable", &in->capable);
-	return 0;
+	snprintf(in->format, sizeof(in->format), "%s",
+		 bv->has_integrity && bv->format[0] ? bv->format : "none");
+	in->interval = bv->protection_interval_bytes;
+	in->tag_size = bv->tag_size;
+	in->read_verify = bv->has_integrity ? bv->read_verify : -1;
+	in->write_generate = bv->has_integrity ? bv->write_generate : -1;
+	in->capable = bv->has_integrity ? bv->device_is_integrity_capable : -1;
 }
 
 int target_open(struct dix_target *t, const char *path, int write,
 		uint64_t create_size, char *err, size_t errlen)
 {
+	struct blkview bv;
 	struct stat st;
 	int flags = (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
 	const char *base;
@@ -131,16 +93,20 @@ int target_open(struct dix_target *t, const char *path, int write,
 		}
 		t->size = sz;
 		t->lbs = lbs;
-		integrity_read("/sys", major(st.st_rdev), minor(st.st_rdev),
-			       &t->integrity);
+		if (!blkview_read_dev("/sys", major(st.st_rdev),
+				      minor(st.st_rdev), &bv))
+			integrity_from(&t->integrity, &bv);
 	} else {
 		/*
-		 * O_DIRECT on a file needs the alignment of the filesystem's
-		 * device; 512 is what every Linux filesystem accepts for
-		 * direct I/O unless its device has bigger sectors, and the
-		 * error then names the fix.
+		 * O_DIRECT on a file needs the alignment of the device the
+		 * filesystem lives on: its logical block size, 512 when
+		 * the kernel does not say (tmpfs, overlay).
 		 */
 		t->lbs = 512;
+		if (!blkview_read("/sys", path, &bv) &&
+		    bv.logical_block_size >= 512 &&
+		    is_pow2(bv.logical_block_size))
+			t->lbs = bv.logical_block_size;
 		if ((uint64_t)st.st_size < create_size) {
 			if (!write || ftruncate(t->fd, create_size)) {
 				int e = write ? errno : EINVAL;

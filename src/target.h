@@ -61,15 +61,6 @@ int target_open(struct dix_target *t, const char *path, int write,
 /** target_close() - close the descriptor. */
 void target_close(struct dix_target *t);
 
-/**
- * integrity_read() - read the kernel integrity view of block device
- * @maj:@min below @sysroot ("/sys"); a partition reports its disk's view.
- * Return: 0; -ENOENT when the kernel shows no integrity directory (then
- * @in->format is "none").
- */
-int integrity_read(const char *sysroot, unsigned int maj, unsigned int min,
-		   struct dix_integrity *in);
-
 /** integrity_print() - one human line, or a JSON object when @json. */
 void integrity_print(FILE *f, const struct dix_target *t, int json);
 
