@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "pi.h"
 #include "stats.h"
 
 #define DIX_ENGINE_VERSION	1
@@ -40,8 +41,15 @@ enum { DIX_Q_COMPLETED = 0, DIX_Q_QUEUED = 1 };
  * @retried: this is the retry of a failed I/O
  * @start_ns: submission time, for latency
  * @seq: write sequence number stamped into the block headers
- * @meta: protection information buffer for engines that carry PI
+ * @meta: separate metadata (protection information) for engines that carry
+ *	PI from user space (--pi app): @len / interval tuples, laid out per
+ *	ctx->pif; the engine interleaves it itself where the wire needs that
  * @meta_len: bytes in @meta
+ * @ref: reference tag of the first interval (the job sets it = LBA in
+ *	intervals for Types 1/2); engines pass it to the device (NVMe cdw14,
+ *	io_uring's seed, SCSI expected initial ref tag for Type 2)
+ * @app: application tag written/expected
+ * @injected: kind of fault deliberately put in this write (DIX_ERR_NR: none)
  * @errkind: for engines that know which check failed (DIX_ERR_GUARD ...),
  *	set with a negative @res; DIX_ERR_NR when they do not know
  * @recovered: the device reported a recovered error on a successful I/O
@@ -60,6 +68,9 @@ struct dix_io {
 	uint64_t start_ns;
 	void *meta;
 	uint32_t meta_len;
+	uint64_t ref;
+	uint16_t app;
+	uint8_t injected;
 };
 
 /**
@@ -68,15 +79,26 @@ struct dix_io {
  * @depth: the most I/Os that will be in flight at once
  * @lbs: logical block size of the target
  * @priv: the engine's own state, set by init()
+ * @path: the target's path (engines may open their own handle: sg, nvme)
+ * @pi_mode: PI_KERNEL, PI_APP or PI_OFF requested by --pi
+ * @pif: filled by init() of a DIX_ENG_PI engine when @pi_mode is PI_APP:
+ *	the target's protection format as the engine found it on the device
+ * @errmsg: init() failure reason, shown to the user
  */
 struct dix_eng_ctx {
 	int fd;
 	unsigned int depth;
 	uint32_t lbs;
 	void *priv;
+	const char *path;
+	int pi_mode;
+	struct pi_format pif;
+	char errmsg[256];
 };
 
 #define DIX_ENG_SYNC	0x1	/* completes every I/O inside queue() */
+#define DIX_ENG_PI	0x2	/* carries PI from user space (--pi app) */
+#define DIX_ENG_PIOFF	0x4	/* can send no PI at all (--pi off) */
 
 struct dix_engine {
 	const char *name;

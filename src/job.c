@@ -18,6 +18,7 @@
 
 #include "engine.h"
 #include "inflight.h"
+#include "inject.h"
 #include "job.h"
 #include "run.h"
 #include "util.h"
@@ -107,6 +108,10 @@ struct wctx {
 	uint32_t lbs;
 	uint64_t seed;
 	int printed[DIX_ERR_NR];
+	int pi_app;		/* --pi app: dixload generates and checks PI */
+	struct pi_format pif;	/* the job's view: separate metadata */
+	size_t nint;		/* protection intervals per I/O */
+	struct inject inj;
 };
 
 static inline void cadd(uint64_t *p, uint64_t v)
@@ -169,6 +174,95 @@ static void verify_read(struct wctx *x, struct dix_io *io)
 	}
 }
 
+/* Where a PI failure of interval @i of @io is: its byte offset. */
+static uint64_t pi_offset(const struct wctx *x, const struct dix_io *io,
+			  size_t i)
+{
+	return io->offset + i * x->pif.interval;
+}
+
+/*
+ * --pi app reads: check the tuples dixload got back.  Every Nth read of an
+ * --inject rule first breaks one tuple in the buffer: the check must catch
+ * exactly that (caught), or it is an integrity failure.
+ */
+static void pi_check_read(struct wctx *x, struct dix_io *io)
+{
+	struct dix_worker *w = x->w;
+	struct pi_io pio;
+	struct pi_fail fail, what;
+	int inj = inject_next(&x->inj, 0);
+	size_t idx = 0;
+	char msg[512];
+	long bad;
+
+	pi_io_init(&pio, &x->pif, io->offset / x->pif.interval);
+	pio.ref = io->ref;
+	pio.app = io->app;
+	if (inj != DIX_ERR_NR) {
+		idx = (io->offset / x->o->bs) % x->nint;
+		if (pi_corrupt(&x->pif, io->buf, io->meta, x->nint, idx, inj,
+			       &pio, &what))
+			inj = DIX_ERR_NR;	/* escaped tuple: nothing to break */
+		else
+			cadd(&w->c.injected[inj], 1);
+	}
+	bad = pi_verify(&x->pif, io->buf, io->meta, x->nint, &pio, &fail);
+	if (inj != DIX_ERR_NR) {
+		if (bad == 1 && fail.index == idx) {
+			cadd(&w->c.caught[fail.kind], 1);
+			return;
+		}
+		snprintf(msg, sizeof(msg),
+			 "%s: injected %s fault at LBA %llu was not caught by the read check",
+			 x->r->t->name, dix_errkind_name(inj),
+			 (unsigned long long)(pi_offset(x, io, idx) / x->lbs));
+		record_error(x, inj, pi_offset(x, io, idx), msg);
+		if (bad <= 0)
+			return;
+	}
+	if (bad > 0) {
+		pi_fail_format(&fail, x->r->t->name, msg, sizeof(msg));
+		record_error(x, fail.kind, pi_offset(x, io, fail.index), msg);
+	}
+}
+
+/*
+ * A write that carried an injected fault: the device (or the kernel)
+ * rejecting it is the expected outcome.
+ */
+static void injected_write_done(struct wctx *x, struct dix_io *io)
+{
+	struct dix_worker *w = x->w;
+	char msg[512];
+	int kind;
+
+	if (io->res == (int32_t)io->len) {
+		snprintf(msg, sizeof(msg),
+			 "%s: injected %s fault in the write at offset %llu (LBA %llu) was not caught: the write succeeded",
+			 x->r->t->name, dix_errkind_name(io->injected),
+			 (unsigned long long)io->offset,
+			 (unsigned long long)(io->offset / x->lbs));
+		record_error(x, io->injected, io->offset, msg);
+		return;
+	}
+	if (io->res < 0 && io->errkind < DIX_ERR_NR) {
+		kind = io->errkind;
+	} else if (io->res == -EILSEQ) {
+		kind = DIX_ERR_UNKNOWN;
+	} else {
+		snprintf(msg, sizeof(msg),
+			 "%s: write with an injected %s fault at offset %llu (LBA %llu) failed with a non-PI error: %s",
+			 x->r->t->name, dix_errkind_name(io->injected),
+			 (unsigned long long)io->offset,
+			 (unsigned long long)(io->offset / x->lbs),
+			 io->res < 0 ? strerror(-io->res) : "short write");
+		record_error(x, DIX_ERR_IO, io->offset, msg);
+		return;
+	}
+	cadd(&w->c.caught[kind], 1);
+}
+
 /* Account a finished I/O.  Returns 1 when it must be queued again. */
 static int complete(struct wctx *x, struct dix_io *io)
 {
@@ -177,12 +271,23 @@ static int complete(struct wctx *x, struct dix_io *io)
 	char msg[512];
 	int kind;
 
+	if (io->injected != DIX_ERR_NR) {
+		if (io->res == (int32_t)io->len) {
+			lat_add(&w->lat[io->dir], now - io->start_ns);
+			cadd(&w->c.bytes[io->dir], io->len);
+			cadd(&w->c.ops[io->dir], 1);
+		}
+		injected_write_done(x, io);
+		return 0;
+	}
 	if (io->res == (int32_t)io->len) {
-		if (io->retried || io->recovered)
+		if ((io->retried || io->recovered) )
 			cadd(&w->c.recovered, 1);
 		lat_add(&w->lat[io->dir], now - io->start_ns);
 		cadd(&w->c.bytes[io->dir], io->len);
 		cadd(&w->c.ops[io->dir], 1);
+		if (io->dir == DIX_READ && x->pi_app)
+			pi_check_read(x, io);
 		if (io->dir == DIX_READ && x->o->verify != VERIFY_OFF)
 			verify_read(x, io);
 		return 0;
@@ -250,6 +355,35 @@ static int submit(struct wctx *x, struct dix_io *io, int *queued)
 	return 0;
 }
 
+/*
+ * --pi app: the reference tag seed of the I/O and, for writes, the tuples,
+ * one of them deliberately wrong when an --inject rule says so.
+ */
+static void pi_prepare(struct wctx *x, struct dix_io *io)
+{
+	struct pi_io pio;
+	struct pi_fail what;
+	size_t idx;
+	int inj;
+
+	pi_io_init(&pio, &x->pif, io->offset / x->pif.interval);
+	io->ref = pio.ref;
+	io->app = pio.app;
+	if (io->dir != DIX_WRITE)
+		return;
+	pi_generate(&x->pif, io->buf, io->meta, x->nint, &pio);
+	inj = inject_next(&x->inj, 1);
+	if (inj == DIX_ERR_NR)
+		return;
+	idx = rng_next(&x->g.rng) % x->nint;
+	if (pi_corrupt(&x->pif, io->buf, io->meta, x->nint, idx, inj, &pio,
+		       &what))
+		return;
+	io->injected = inj;
+	io->retried = 1;	/* a rejected fault is the answer, not a retry */
+	cadd(&x->w->c.injected[inj], 1);
+}
+
 static int worker_setup(struct wctx *x)
 {
 	struct dix_worker *w = x->w;
@@ -263,14 +397,31 @@ static int worker_setup(struct wctx *x)
 	x->ectx.fd = x->r->t->fd;
 	x->ectx.depth = depth;
 	x->ectx.lbs = x->lbs;
+	x->ectx.path = x->r->t->path;
+	x->ectx.pi_mode = o->pi;
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "engine %s: setup failed: %s", x->eng->name,
+				 x->ectx.errmsg[0] ? x->ectx.errmsg :
 				 strerror(-r));
 			return r;
 		}
+	}
+	x->pi_app = o->pi == PI_APP;
+	if (x->pi_app) {
+		x->pif = x->ectx.pif;
+		x->pif.interleaved = false;	/* engines interleave on the wire */
+		if (pi_format_check(&x->pif) || o->bs % x->pif.interval) {
+			snprintf(w->errmsg, sizeof(w->errmsg),
+				 "engine %s: --pi app needs a PI-formatted target with a protection interval dividing --bs (%s)",
+				 x->eng->name, x->r->t->path);
+			return -EINVAL;
+		}
+		x->nint = o->bs / x->pif.interval;
+		if (inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
+			return -EINVAL;
 	}
 	x->ios = xcalloc(depth, sizeof(*x->ios));
 	x->free = xcalloc(depth, sizeof(*x->free));
@@ -284,6 +435,11 @@ static int worker_setup(struct wctx *x)
 		}
 		memset(x->ios[i].buf, 0, o->bs);
 		x->ios[i].idx = i;
+		x->ios[i].injected = DIX_ERR_NR;
+		if (x->pi_app) {
+			x->ios[i].meta_len = pi_meta_len(&x->pif, x->nint);
+			x->ios[i].meta = xcalloc(1, x->ios[i].meta_len);
+		}
 		x->free[x->nfree++] = &x->ios[depth - 1 - i];
 	}
 	x->track = rw_writes(o->rw) && o->verify != VERIFY_OFF;
@@ -304,8 +460,10 @@ static void worker_teardown(struct wctx *x)
 	if (x->eng->cleanup && x->ectx.priv)
 		x->eng->cleanup(&x->ectx);
 	if (x->ios)
-		for (i = 0; i < x->ectx.depth; i++)
+		for (i = 0; i < x->ectx.depth; i++) {
 			free(x->ios[i].buf);
+			free(x->ios[i].meta);
+		}
 	free(x->ios);
 	free(x->free);
 	if (x->track)
@@ -371,9 +529,12 @@ void *worker_main(void *arg)
 			io->len = bs;
 			io->dir = pend_dir;
 			io->retried = 0;
+			io->injected = DIX_ERR_NR;
 			if (io->dir == DIX_WRITE)
 				verify_fill(io->buf, bs, x.lbs, io->offset,
 					    x.seed, ++x.seq);
+			if (x.pi_app)
+				pi_prepare(&x, io);
 			if (x.track)
 				inflight_add(&x.fl, io->idx, io->offset, bs,
 					     io->dir == DIX_WRITE);

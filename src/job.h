@@ -42,7 +42,7 @@ struct dix_worker {
 	uint64_t unwritten;
 	int done;
 	int err;
-	char errmsg[256];
+	char errmsg[512];
 };
 
 /** worker_main() - thread body: the depth loop of one worker. */

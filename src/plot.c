@@ -34,6 +34,10 @@
 #define C_FAIL	"#d62728"
 #define C_CHG	"#8c6d1f"
 
+/* A white outline under label glyphs keeps them legible where they cross
+ * the curves (paint-order: the stroke is painted first). */
+#define HALO " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\""
+
 /* Length of a valid UTF-8 sequence at @p, or 0. */
 static int utf8_len(const unsigned char *p)
 {
@@ -213,7 +217,7 @@ static void levels(FILE *f, const struct scale *sc, const struct plot_data *d)
 			px(sc, l->t0), py(sc, l->y), px(sc, t1), py(sc, l->y),
 			C_LEVEL);
 		if (l->label) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">",
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\"" HALO ">",
 				px(sc, l->t0) + 3, py(sc, l->y) - 5, C_LEVEL);
 			xml_escape(f, l->label);
 			fputs("</text>", f);
@@ -258,7 +262,7 @@ static void markers(FILE *f, const struct scale *sc, const struct plot_data *d)
 		fprintf(f, "<g class=\"event\" data-t=\"%.3f\"><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.2\"%s/>",
 			m->t, x, Y0, x, Y1, color,
 			m->style == PLOT_CHANGE ? " stroke-dasharray=\"3 3\"" : "");
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\" text-anchor=\"end\" transform=\"rotate(-90 %.1f %d)\">",
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\" text-anchor=\"end\" transform=\"rotate(-90 %.1f %d)\"" HALO ">",
 			lx + 9, Y0 + 4, color, lx + 9, Y0 + 4);
 		xml_escape(f, lab);
 		fputs("</text></g>\n", f);

@@ -269,8 +269,13 @@ int run_load(struct dix_run *r)
 	r->t_end = dix_now();
 	if (ctl_started)
 		control_stop(r);
-	/* the tail: report it when it is a meaningful fraction of a period */
-	if (period > 0 && r->t_end - m.last >= period / 10)
+	/*
+	 * The tail after the last tick (a region covered before the next
+	 * deadline, or draining after a stop): a sample of its own when it is
+	 * at least half a period, so no rate is computed over a sliver.  Its
+	 * I/O is always in the summary.
+	 */
+	if (period > 0 && r->t_end - m.last >= period / 2)
 		take_sample(r, &m, r->t_end);
 
 	for (i = 0; i < r->nworkers; i++) {
