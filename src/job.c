@@ -331,8 +331,12 @@ static void release(struct wctx *x, struct dix_io *io)
 	x->inflight_n--;
 }
 
-/* Queue @io; handles engines that complete inside queue(). */
-static int submit(struct wctx *x, struct dix_io *io, int *queued)
+/*
+ * Queue @io (counted in *@queued until commit).  Engines that complete
+ * inside queue(), and queue() failures, are accounted here; the slot is
+ * released unless the I/O is left in flight.
+ */
+static void submit(struct wctx *x, struct dix_io *io, int *queued)
 {
 	int r;
 
@@ -343,16 +347,14 @@ static int submit(struct wctx *x, struct dix_io *io, int *queued)
 		r = x->eng->queue(&x->ectx, io);
 		if (r == DIX_Q_QUEUED) {
 			(*queued)++;
-			return 0;
+			return;
 		}
-		if (r < 0) {
+		if (r < 0)
 			io->res = r;
-		}
 		if (!complete(x, io))
 			break;
 	}
 	release(x, io);
-	return 0;
 }
 
 /*
@@ -382,6 +384,20 @@ static void pi_prepare(struct wctx *x, struct dix_io *io)
 	io->injected = inj;
 	io->retried = 1;	/* a rejected fault is the answer, not a retry */
 	cadd(&x->w->c.injected[inj], 1);
+}
+
+/* Submit what the engine holds; on failure stop the run (returns -errno). */
+static int commit_batch(struct wctx *x)
+{
+	int r = x->eng->commit(&x->ectx);
+
+	if (r >= 0)
+		return 0;
+	snprintf(x->w->errmsg, sizeof(x->w->errmsg),
+		 "engine %s: submit failed: %s", x->eng->name, strerror(-r));
+	x->w->err = r;
+	run_request_stop(x->r);
+	return r;
 }
 
 static int worker_setup(struct wctx *x)
@@ -491,7 +507,7 @@ void *worker_main(void *arg)
 	struct wctx x = { .w = w, .r = w->run, .o = w->run->o,
 			  .eng = w->run->eng };
 	uint64_t pend_off = 0;
-	int have_pend = 0, pend_dir = 0, exhausted = 0, i, n, r;
+	int have_pend = 0, pend_dir = 0, exhausted = 0, i, n;
 	uint64_t bs = x.o->bs;
 
 	w->err = worker_setup(&x);
@@ -540,18 +556,9 @@ void *worker_main(void *arg)
 					     io->dir == DIX_WRITE);
 			submit(&x, io, &queued);
 		}
-		if (queued) {
-			r = x.eng->commit(&x.ectx);
-			if (r < 0) {
-				snprintf(w->errmsg, sizeof(w->errmsg),
-					 "engine %s: submit failed: %s",
-					 x.eng->name, strerror(-r));
-				w->err = r;
-				run_request_stop(x.r);
-				/* io_destroy() in teardown waits for the rest */
-				break;
-			}
-		}
+		/* on failure, the engine's cleanup waits for what is in flight */
+		if (queued && commit_batch(&x))
+			break;
 		if (!x.inflight_n) {
 			if (stopping || exhausted || w->err)
 				break;
@@ -572,30 +579,13 @@ void *worker_main(void *arg)
 		for (i = 0; i < n; i++) {
 			struct dix_io *io = x.eng->event(&x.ectx, i);
 
-			if (complete(&x, io)) {
-				io->start_ns = dix_now_ns();
-				io->errkind = DIX_ERR_NR;
-				r = x.eng->queue(&x.ectx, io);
-				if (r == DIX_Q_QUEUED) {
-					queued++;
-					continue;
-				}
-				io->res = r < 0 ? r : io->res;
-				complete(&x, io);
-			}
-			release(&x, io);
+			if (complete(&x, io))
+				submit(&x, io, &queued);	/* the retry */
+			else
+				release(&x, io);
 		}
-		if (queued) {
-			r = x.eng->commit(&x.ectx);
-			if (r < 0) {
-				snprintf(w->errmsg, sizeof(w->errmsg),
-					 "engine %s: submit failed: %s",
-					 x.eng->name, strerror(-r));
-				w->err = r;
-				run_request_stop(x.r);
-				break;
-			}
-		}
+		if (queued && commit_batch(&x))
+			break;
 	}
 out:
 	worker_teardown(&x);

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Newest kernel (sid): --sysfs read_verify=0 mid-run gives an event and a measured transition; --hotload crct10dif_pclmul fails saying why and suggesting the sysfs A/B.
+. "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/hotload-lib.sh"
+# this test is about the newest kernel, whatever the other tests boot
+DIXVM_KERNEL=sid
+need_vm
+need_dixload
+need_python
+
+script="$(guest_profiles dif1)
+dd if=/dev/zero of=/dev/sda bs=1M count=64 oflag=direct 2> /dev/null
+uname -r | sed 's/^/KVER /'
+dixload --dev /dev/sda --profile dif1 --runtime 18 --sysfs /sys/block/sda/integrity/read_verify=0@8 --output-format json
+echo \"DIXLOAD-EXIT \$?\"
+echo 1 > /sys/block/sda/integrity/read_verify
+dixload --dev /dev/sda --profile dif1 --runtime 3 --hotload crct10dif_pclmul@1 --output-format json
+echo \"HOTLOAD-EXIT \$?\""
+
+vm -- sh -c "$script" > "$WORK/out" 2> "$WORK/err"
+st=$?
+vm_status_check "$st"
+[ "$st" = 0 ] || fail "guest command status $st: $(tail -c 800 "$WORK/err")"
+
+python3 - "$WORK/out" <<'PY'
+import json, sys
+
+lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\n")
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+kver = [l.split()[1] for l in lines if l.startswith("KVER ")]
+# the two runs' JSON lines, split at the exit markers
+i = lines.index("DIXLOAD-EXIT 0") if "DIXLOAD-EXIT 0" in lines else fail(
+    "sysfs run exit: %s" % [l for l in lines if l.startswith("DIXLOAD-EXIT")])
+run1 = [json.loads(l) for l in lines[:i] if l.startswith('{"type"')]
+run2 = [json.loads(l) for l in lines[i:] if l.startswith('{"type"')]
+
+ev = [e for e in run1 if e["type"] == "event" and e["kind"] == "action"]
+if len(ev) != 1 or not ev[0]["ok"] or ev[0]["what"] != "sysfs /sys/block/sda/integrity/read_verify=0":
+    fail("sysfs event: %s" % ev)
+if ev[0].get("detail") != "was 1, now 0":
+    fail("sysfs detail: %s" % ev[0].get("detail"))
+summ = [r for r in run1 if r["type"] == "summary"][0]
+tr = summ["transitions"]
+if len(tr) != 1 or tr[0]["event"] != ev[0]["what"]:
+    fail("transition rows: %s" % tr)
+tr = tr[0]
+print("kernel %s, read_verify=0 at %.1f s: before %.2f MB/s (sd %.2f, n %d), after %.2f MB/s (sd %.2f, n %d), ratio %.3f, change_at %s, significant %s"
+      % (kver[0] if kver else "?", ev[0]["t"], tr["before"] / 1e6, tr["before_sd"] / 1e6,
+         tr["n_before"], tr["after"] / 1e6, tr["after_sd"] / 1e6, tr["n_after"],
+         tr["ratio"], tr["change_at"], tr["significant"]))
+if tr["n_before"] < 4 or tr["n_after"] < 4 or tr["before"] <= 0 or tr["after"] <= 0:
+    fail("transition not measured")
+
+if "HOTLOAD-EXIT 4" not in lines:
+    fail("hot-load on sid: %s, want exit 4" % [l for l in lines if l.startswith("HOTLOAD-EXIT")])
+a = [e for e in run2 if e["type"] == "event" and e["kind"] == "action"]
+d = a[0].get("detail", "") if a else ""
+if not a or a[0]["ok"] or "since Linux 6.14" not in d or \
+   "--sysfs /sys/block/sda/integrity/write_generate=0@SEC" not in d or "read_verify=0@SEC" not in d:
+    fail("hot-load error does not explain the kernel era: %r" % d)
+print("hot-load on %s: %s" % (kver[0] if kver else "?", d))
+PY
