@@ -274,7 +274,16 @@ static uint64_t crc64_isal(uint64_t state, const void *buf, size_t len)
 #endif
 #endif
 
-/* ---- the table ---- */
+/*
+ * ---- the table ----
+ *
+ * Ranks order the single-buffer dispatch.  Measured here (AMD EPYC with
+ * AVX-512, best of 25 alternating runs): the vpclmul code and ISA-L tie on
+ * single buffers (CRC16 48.7 vs 48.9 GB/s at 512 B, 64.5 both at 64 KiB), so
+ * ISA-L, the more widely deployed code, keeps the first rank; for the
+ * intervals of a PI buffer crc_best_intervals() prefers the four-at-a-time
+ * vpclmul variant (57 vs 47 GB/s per 512-byte sector).
+ */
 
 #define IMPL(n, g, up, mu, ok, r, d) \
 	{ .name = n, .guard = g, .update = up, .multi = mu, .supported = ok, \

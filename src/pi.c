@@ -213,7 +213,8 @@ static inline uint64_t get_be64(const unsigned char *p)
 	return be64toh(v);
 }
 
-static inline void pack(enum dix_guard g, const struct pi_tuple *t, unsigned char *p)
+static inline __attribute__((always_inline)) void pack(enum dix_guard g,
+		const struct pi_tuple *t, unsigned char *p)
 {
 
 	switch (g) {
@@ -237,7 +238,8 @@ static inline void pack(enum dix_guard g, const struct pi_tuple *t, unsigned cha
 	}
 }
 
-static inline void unpack(enum dix_guard g, const unsigned char *p, struct pi_tuple *t)
+static inline __attribute__((always_inline)) void unpack(enum dix_guard g,
+		const unsigned char *p, struct pi_tuple *t)
 {
 
 	switch (g) {
@@ -350,20 +352,42 @@ static void walk_init(struct walk *w, const struct pi_format *f, const void *dat
 	}
 }
 
-/* Intervals are handled in batches so the CRC code can overlap several. */
+/*
+ * Intervals are handled in batches so the CRC code can overlap several
+ * (crc_update_many()).  The per-tuple loops are instantiated once per guard
+ * (always_inline with a constant @g) so packing, unpacking and finishing
+ * compile to straight-line code instead of a switch per interval: at
+ * 10 ns per 512-byte CRC, a few ns per tuple would show.
+ */
 #define BATCH 32
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-/* Guards of the @k intervals from @d/@m on, into @out. */
-static void walk_guards(const struct walk *w, const unsigned char *d,
-			const unsigned char *m, size_t k, uint64_t *out)
+/* Guard of interval j of a batch: the many-buffer state plus the guarded
+ * metadata in front of a last tuple (separate layout only). */
+ALWAYS_INLINE uint64_t batch_guard(enum dix_guard g, const struct walk *w,
+				   uint64_t st, const unsigned char *m)
 {
-	size_t j;
+	if (w->pre)
+		st = w->update(st, m, w->pre);
+	return crc_final(g, st);
+}
 
-	crc_update_many(w->c, w->init, d, w->stride, w->glen, k, out);
-	for (j = 0; j < k; j++, m += w->mstride) {
-		if (w->pre)
-			out[j] = w->update(out[j], m, w->pre);
-		out[j] = crc_final(w->g, out[j]);
+ALWAYS_INLINE void generate_g(enum dix_guard g, const struct walk *w,
+			      const unsigned char *d, const unsigned char *m,
+			      size_t nr, struct pi_tuple t, uint64_t step)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < nr; i += k) {
+		uint64_t st[BATCH];
+
+		k = nr - i < BATCH ? nr - i : BATCH;
+		crc_update_many(w->c, w->init, d, w->stride, w->glen, k, st);
+		for (j = 0; j < k; j++, d += w->stride, m += w->mstride) {
+			t.guard = batch_guard(g, w, st[j], m);
+			pack(g, &t, (unsigned char *)m + w->toff);
+			t.ref = (t.ref + step) & w->rmask;
+		}
 	}
 }
 
@@ -371,26 +395,27 @@ int pi_generate(const struct pi_format *f, void *data, void *meta, size_t nr,
 		const struct pi_io *io)
 {
 	struct walk w;
-	const unsigned char *d = data, *m;
+	const unsigned char *m;
 	struct pi_tuple t = { .app = io->app, .ref_hi = 0 };
 	uint64_t step = f->type == PI_TYPE3 ? 0 : 1;
-	size_t i, k;
 
 	if (check_args(f, meta))
 		return -EINVAL;
 	walk_init(&w, f, data, meta, &m);
 	t.ref = io->ref & w.rmask;
-	for (i = 0; i < nr; i += k) {
-		uint64_t g[BATCH];
-		size_t j;
-
-		k = nr - i < BATCH ? nr - i : BATCH;
-		walk_guards(&w, d, m, k, g);
-		for (j = 0; j < k; j++, d += w.stride, m += w.mstride) {
-			t.guard = g[j];
-			pack(w.g, &t, (unsigned char *)m + w.toff);
-			t.ref = (t.ref + step) & w.rmask;
-		}
+	switch (f->guard) {
+	case DIX_GUARD_CRC16:
+		generate_g(DIX_GUARD_CRC16, &w, data, m, nr, t, step);
+		break;
+	case DIX_GUARD_IP:
+		generate_g(DIX_GUARD_IP, &w, data, m, nr, t, step);
+		break;
+	case DIX_GUARD_CRC32C:
+		generate_g(DIX_GUARD_CRC32C, &w, data, m, nr, t, step);
+		break;
+	default:
+		generate_g(DIX_GUARD_CRC64, &w, data, m, nr, t, step);
+		break;
 	}
 	return 0;
 }
@@ -409,60 +434,126 @@ static void set_fail(struct pi_fail *fl, enum dix_errkind kind, size_t i,
 	fl->bits = bits;
 }
 
+/* The first failing tag of interval @i, if any: guard, then app, then ref. */
+static bool check_tuple(const struct pi_format *f, const struct pi_io *io,
+			const struct pi_tuple *t, size_t i, bool check_guard,
+			uint64_t guard, bool check_app, bool check_ref,
+			uint64_t want_ref, struct pi_fail *fl)
+{
+	if (check_guard && guard != t->guard) {
+		set_fail(fl, DIX_ERR_GUARD, i, io, guard, t->guard, 0,
+			 crc_guard_bits(f->guard));
+		return true;
+	}
+	if (check_app && ((t->app ^ io->app) & io->app_mask)) {
+		set_fail(fl, DIX_ERR_APP, i, io, io->app, t->app, 0, 16);
+		return true;
+	}
+	if (check_ref && (t->ref != want_ref || t->ref_hi)) {
+		set_fail(fl, DIX_ERR_REF, i, io, want_ref, t->ref, t->ref_hi,
+			 pi_ref_bits(f->guard));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The careful per-interval pass over one batch: escapes, the first failing
+ * tag per interval, the first failure of the buffer.  Only run when the
+ * fast pass saw a difference somewhere in the batch.
+ */
+static long verify_batch_slow(const struct pi_format *f, const struct walk *w,
+			      const unsigned char *m, size_t i0, size_t k,
+			      const uint64_t *st, uint64_t want_ref,
+			      const struct pi_io *io, long bad, struct pi_fail *fail)
+{
+	bool check_guard = io->checks & PI_CHECK_GUARD;
+	bool check_ref = (io->checks & PI_CHECK_REF) && f->type != PI_TYPE3;
+	bool check_app = (io->checks & PI_CHECK_APP) && io->app_mask;
+	long nbad = 0;
+	size_t j;
+
+	for (j = 0; j < k; j++, m += w->mstride, want_ref = (want_ref + 1) & w->rmask) {
+		struct pi_fail fl;
+		struct pi_tuple t;
+		uint64_t guard = 0;
+
+		unpack(w->g, m + w->toff, &t);
+		if (t.app == PI_APP_ESCAPE && escaped(f, &t))
+			continue;
+		if (check_guard)
+			guard = batch_guard(w->g, w, st[j], m);
+		if (!check_tuple(f, io, &t, i0 + j, check_guard, guard, check_app,
+				 check_ref, want_ref, &fl))
+			continue;
+		if (!bad && !nbad && fail)
+			*fail = fl;
+		nbad++;
+	}
+	return nbad;
+}
+
+/*
+ * Fast pass: OR together every difference of a batch, without branches;
+ * a batch with none (the normal case) is done.
+ */
+ALWAYS_INLINE long verify_g(enum dix_guard g, const struct pi_format *f,
+			    const struct walk *w, const unsigned char *d,
+			    const unsigned char *m, size_t nr,
+			    const struct pi_io *io, struct pi_fail *fail)
+{
+	bool check_guard = io->checks & PI_CHECK_GUARD;
+	uint64_t gmask = check_guard ? ~0ull : 0;
+	uint64_t amask = (io->checks & PI_CHECK_APP) ? io->app_mask : 0;
+	uint64_t rmask = ((io->checks & PI_CHECK_REF) && f->type != PI_TYPE3) ? ~0ull : 0;
+	uint64_t want_ref = io->ref & w->rmask;
+	long bad = 0;
+	size_t i, j, k;
+
+	for (i = 0; i < nr; i += k) {
+		uint64_t st[BATCH], diff = 0, wr = want_ref;
+		const unsigned char *mm = m;
+
+		k = nr - i < BATCH ? nr - i : BATCH;
+		if (check_guard)
+			crc_update_many(w->c, w->init, d, w->stride, w->glen, k, st);
+		for (j = 0; j < k; j++, mm += w->mstride, wr = (wr + 1) & w->rmask) {
+			struct pi_tuple t;
+			uint64_t guard = check_guard ? batch_guard(g, w, st[j], mm) : 0;
+
+			unpack(g, mm + w->toff, &t);
+			diff |= ((guard ^ t.guard) & gmask) |
+				((uint64_t)(t.app ^ io->app) & amask) |
+				(((t.ref ^ wr) | t.ref_hi) & rmask);
+		}
+		if (diff)
+			bad += verify_batch_slow(f, w, m, i, k, st, want_ref, io, bad, fail);
+		d += k * w->stride;
+		m = mm;
+		want_ref = wr;
+	}
+	return bad;
+}
+
 long pi_verify(const struct pi_format *f, const void *data, const void *meta,
 	       size_t nr, const struct pi_io *io, struct pi_fail *fail)
 {
 	struct walk w;
-	const unsigned char *d = data, *m;
-	bool check_guard = io->checks & PI_CHECK_GUARD;
-	bool check_ref = (io->checks & PI_CHECK_REF) && f->type != PI_TYPE3;
-	bool check_app = (io->checks & PI_CHECK_APP) && io->app_mask;
-	uint64_t want_ref = io->ref;
-	long bad = 0;
-	size_t i, k;
+	const unsigned char *m;
 
 	if (check_args(f, meta))
 		return -EINVAL;
 	walk_init(&w, f, data, meta, &m);
-	want_ref &= w.rmask;
-	for (i = 0; i < nr; i += k) {
-		uint64_t g[BATCH];
-		size_t j;
-
-		k = nr - i < BATCH ? nr - i : BATCH;
-		if (check_guard)
-			walk_guards(&w, d, m, k, g);
-		for (j = 0; j < k; j++, d += w.stride, m += w.mstride,
-		     want_ref = (want_ref + 1) & w.rmask) {
-			struct pi_fail fl;
-			struct pi_tuple t;
-			bool failed = false;
-
-			unpack(w.g, m + w.toff, &t);
-			if (t.app == PI_APP_ESCAPE && escaped(f, &t))
-				continue;
-			if (check_guard && g[j] != t.guard) {
-				set_fail(&fl, DIX_ERR_GUARD, i + j, io, g[j], t.guard, 0,
-					 crc_guard_bits(f->guard));
-				failed = true;
-			}
-			if (!failed && check_app && ((t.app ^ io->app) & io->app_mask)) {
-				set_fail(&fl, DIX_ERR_APP, i + j, io, io->app, t.app, 0, 16);
-				failed = true;
-			}
-			if (!failed && check_ref && (t.ref != want_ref || t.ref_hi)) {
-				set_fail(&fl, DIX_ERR_REF, i + j, io, want_ref, t.ref,
-					 t.ref_hi, pi_ref_bits(f->guard));
-				failed = true;
-			}
-			if (failed) {
-				if (!bad && fail)
-					*fail = fl;
-				bad++;
-			}
-		}
+	switch (f->guard) {
+	case DIX_GUARD_CRC16:
+		return verify_g(DIX_GUARD_CRC16, f, &w, data, m, nr, io, fail);
+	case DIX_GUARD_IP:
+		return verify_g(DIX_GUARD_IP, f, &w, data, m, nr, io, fail);
+	case DIX_GUARD_CRC32C:
+		return verify_g(DIX_GUARD_CRC32C, f, &w, data, m, nr, io, fail);
+	default:
+		return verify_g(DIX_GUARD_CRC64, f, &w, data, m, nr, io, fail);
 	}
-	return bad;
 }
 
 int pi_corrupt(const struct pi_format *f, void *data, void *meta, size_t nr,

@@ -124,6 +124,21 @@ static double min_dt(const struct tr_series *s)
 	return m / 2;
 }
 
+/*
+ * Whether interval @i lies within [t0, t1] and is long enough.  The meter
+ * and the control thread wake on the same second, so the interval "ending
+ * at 8 s" may end a millisecond after an action at 8 s: 5 % of an
+ * interval's length is forgiven at either end.
+ */
+static int inside(const struct tr_series *s, size_t i, double t0, double t1,
+		  double mindt)
+{
+	double tol = 0.05 * s->dt[i];
+
+	return s->dt[i] >= mindt && s->t[i] - s->dt[i] >= t0 - tol &&
+	       s->t[i] <= t1 + tol;
+}
+
 /* Mean and sample standard deviation of the intervals within [t0, t1]. */
 static int side_stats(const struct tr_series *s, double t0, double t1,
 		      double mindt, double *mean, double *sd)
@@ -133,16 +148,14 @@ static int side_stats(const struct tr_series *s, double t0, double t1,
 	size_t i;
 
 	for (i = 0; i < s->n; i++) {
-		if (s->dt[i] < mindt || s->t[i] - s->dt[i] < t0 - 1e-6 ||
-		    s->t[i] > t1 + 1e-6)
+		if (!inside(s, i, t0, t1, mindt))
 			continue;
 		sum += s->y[i];
 		n++;
 	}
 	*mean = n ? sum / n : 0;
 	for (i = 0; i < s->n; i++) {
-		if (s->dt[i] < mindt || s->t[i] - s->dt[i] < t0 - 1e-6 ||
-		    s->t[i] > t1 + 1e-6)
+		if (!inside(s, i, t0, t1, mindt))
 			continue;
 		sum2 += (s->y[i] - *mean) * (s->y[i] - *mean);
 	}
@@ -179,8 +192,7 @@ static double change_time(const struct tr_series *s, double t0, double t1,
 	long k;
 
 	for (i = 0; i < s->n; i++) {
-		if (s->dt[i] < mindt || s->t[i] - s->dt[i] < t0 - 1e-6 ||
-		    s->t[i] > t1 + 1e-6)
+		if (!inside(s, i, t0, t1, mindt))
 			continue;
 		idx[m] = i;
 		y[m++] = s->y[i];

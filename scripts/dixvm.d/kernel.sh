@@ -112,7 +112,7 @@ apt_private()
 }
 
 # kernel_fetch SUITE - make sure SUITE's current kernel is unpacked in the
-# cache; sets KVER, KROOT (the unpacked root), VMLINUZ and MODDIR.
+# cache; sets KVER, VMLINUZ and MODDIR.
 # Fetches only when nothing is cached yet or --refresh was given.
 # Dies with status 125 naming the suite and package when anything fails.
 kernel_fetch()
@@ -171,6 +171,11 @@ kernel_download()
 		die 125 "kernel $suite: package $meta not found in suite '$suite' at $mirror"
 	fi
 	KVER=${image#linux-image-}
+	if kernel_locate "$SUITE_DIR/$KVER/root"; then
+		say "kernel $suite: $KVER is the newest and already cached"
+		printf '%s\n' "$KVER" > "$SUITE_DIR/current"
+		return 0
+	fi
 	# The image's own same-release dependencies (linux-binary-KVER,
 	# linux-modules-KVER on 7.x); nothing else (no initramfs tools).
 	pkgs=("$image")
@@ -199,15 +204,23 @@ kernel_download()
 	kernel_locate "$dest/root" || die 125 "kernel $suite: lost $dest"
 	printf '%s\n' "$KVER" > "$SUITE_DIR/current"
 	say "kernel $KVER cached in $dest"
+	# An unpacked 6.1 tree is ~400 MB: drop the releases it replaces.
+	for deb in "$SUITE_DIR"/*/; do
+		deb=${deb%/}
+		case ${deb##*/} in
+		apt|"$KVER") ;;
+		*) note "removing the superseded kernel $deb"; rm -rf "$deb" ;;
+		esac
+	done
 }
 
 # kernel_locate ROOT - find vmlinuz and the modules tree of $KVER under an
 # unpacked root (Debian moved /lib/modules to /usr/lib/modules); sets
-# KROOT, VMLINUZ and MODDIR.  Returns 1 when either is missing.
+# VMLINUZ and MODDIR.  Returns 1 when either is missing.
 kernel_locate()
 {
 	local root=$1 d
-	VMLINUZ= MODDIR=
+	VMLINUZ='' MODDIR=''
 	for d in "$root/boot/vmlinuz-$KVER" "$root/usr/lib/linux/vmlinuz-$KVER" \
 		 "$root/usr/lib/modules/$KVER/vmlinuz"; do
 		[ -f "$d" ] && { VMLINUZ=$d; break; }
@@ -215,7 +228,6 @@ kernel_locate()
 	for d in "$root/lib/modules/$KVER" "$root/usr/lib/modules/$KVER"; do
 		[ -d "$d/kernel" ] && { MODDIR=$d; break; }
 	done
-	KROOT=$root
 	[ -n "$VMLINUZ" ] && [ -n "$MODDIR" ]
 }
 

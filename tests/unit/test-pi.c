@@ -479,6 +479,42 @@ static void test_args(void)
 	}
 }
 
+/* Buffers longer than the internal batch: failures and escapes anywhere. */
+static void test_long_buffer(void)
+{
+	struct pi_format f = { DIX_GUARD_CRC64, PI_TYPE1, 512, 16, false, false };
+	size_t nr = 100;
+	unsigned char *data = malloc(nr * 512), *meta = malloc(nr * 16);
+	struct pi_tuple t;
+	struct pi_fail fl, what;
+	struct pi_io io;
+
+	fill(data, nr * 512);
+	pi_io_init(&io, &f, 5000);
+	pi_generate(&f, data, meta, nr, &io);
+	is_int(pi_verify(&f, data, meta, nr, &io, &fl), 0, "100 intervals verify clean");
+	/* interval 50: escaped, and garbage in everything it guards */
+	pi_tuple_unpack(f.guard, meta + 50 * 16, &t);
+	t.app = PI_APP_ESCAPE;
+	t.ref = 12345;
+	pi_tuple_pack(f.guard, &t, meta + 50 * 16);
+	data[50 * 512 + 7] ^= 0xff;
+	is_int(pi_verify(&f, data, meta, nr, &io, &fl), 0, "an escaped interval in the middle is skipped");
+	pi_corrupt(&f, data, meta, nr, 70, DIX_ERR_REF, &io, NULL);
+	pi_corrupt(&f, data, meta, nr, 40, DIX_ERR_APP, &io, &what);
+	ok(pi_verify(&f, data, meta, nr, &io, &fl) == 2 && fl.kind == DIX_ERR_APP &&
+	   fl.index == 40 && fl.lba == 5040 && fl.found == what.found,
+	   "failures at 40 (app) and 70 (ref): 2 counted, 40 reported first");
+	io.checks = PI_CHECK_GUARD;
+	is_int(pi_verify(&f, data, meta, nr, &io, &fl), 0, "guard-only check ignores both");
+	io.checks = PI_CHECK_ALL;
+	data[99 * 512] ^= 1;
+	ok(pi_verify(&f, data, meta, nr, &io, &fl) == 3 && fl.index == 40,
+	   "a guard failure in the last interval is counted too");
+	free(data);
+	free(meta);
+}
+
 int main(void)
 {
 	test_layouts();
@@ -488,5 +524,6 @@ int main(void)
 	test_messages();
 	test_parse();
 	test_args();
+	test_long_buffer();
 	return tap_done();
 }

@@ -117,6 +117,14 @@ static void test_clean_step(void)
 	ok(tr.significant && fabs(tr.ratio - 1.6) < 1e-9,
 	   "exact step: ratio exactly 1.6");
 
+	/* the meter woke 2 ms after the action: the interval ending at
+	 * 10.002 still counts as "before" */
+	s = make_step(N, 30 * MB, 48 * MB, 10.2, 0.5 * MB);
+	for (int i = 0; i < N; i++)
+		tt[i] += 0.002;
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	is_int(tr.nbefore, 8, "meter 2 ms late: still 8 intervals before");
+
 	/* the change shows up 3 s after the action: change_at follows the
 	 * data, not the action time */
 	s = make_step(N, 30 * MB, 48 * MB, 13.0, 0.5 * MB);

@@ -7,8 +7,11 @@ need_vm
 vm -- sh -c '
 	m() { grep -q "^$1 " /proc/modules && echo 1 || echo 0; }
 	tf=/sys/module/crc_t10dif/parameters/transform
-	has=0
-	modinfo -n crct10dif_pclmul > /dev/null 2>&1 && has=1
+	# a loadable module file, not "(builtin)" or an alias of something else
+	case $(modinfo -n crct10dif_pclmul 2>/dev/null) in
+	*/crct10dif-pclmul.ko*) has=1 ;;
+	*) has=0 ;;
+	esac
 	echo "has_pclmul $has"
 	echo "setup_pclmul $(m crct10dif_pclmul)"
 	echo "setup_transform $(cat $tf 2>/dev/null || echo missing)"

@@ -45,3 +45,53 @@ vm_status_check()
 	esac
 	return 0
 }
+
+# with_attempts FUNCTION - run FUNCTION (one boot and its verdict) again
+# while it returns 3, "inconclusive": the host was too busy for steady
+# throughput (TCG speed follows the host's free CPU), up to
+# $DIXLOAD_VM_ATTEMPTS times (default 2); then skip, saying so.  Any other
+# status is the verdict.
+with_attempts()
+{
+	_n=${DIXLOAD_VM_ATTEMPTS:-2}
+	_i=1
+	while :; do
+		"$1"
+		_st=$?
+		[ "$_st" = 3 ] || return "$_st"
+		[ "$_i" -ge "$_n" ] &&
+			skip "host too busy for a steady measurement in $_n attempts (throughput spread > 15 % of the mean on a side)"
+		_i=$((_i + 1))
+		echo "inconclusive (host busy): attempt $_i"
+	done
+}
+
+# PY_JUDGE - Python helpers for the verdicts: fail() exits 1; inconclusive()
+# exits 3 when a throughput check fails on a run too noisy to judge.
+PY_JUDGE='
+import json, sys
+NOISY = 0.15
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+def load(path):
+    lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+    return lines, [json.loads(l) for l in lines if l.startswith("{\"type\"")]
+def cv(tr):
+    b = tr["before_sd"] / tr["before"] if tr["before"] > 0 else 1
+    a = tr["after_sd"] / tr["after"] if tr["after"] > 0 else 1
+    return max(a, b)
+def measure_fail(tr, msg):
+    if cv(tr) > NOISY:
+        print("INCONCLUSIVE: %s, but the spread is %.0f %% of the mean" % (msg, 100 * cv(tr)))
+        sys.exit(3)
+    fail(msg)
+def show_intervals(recs):
+    iv = [r for r in recs if r["type"] == "interval"]
+    print("intervals, total MB/s: " + " ".join("%.1f" % ((r["read_bps"] + r["write_bps"]) / 1e6) for r in iv))
+def show_tr(name, tr):
+    print("%s: before %.2f MB/s (sd %.2f, n %d), after %.2f MB/s (sd %.2f, n %d), ratio %.3f, change_at %s, significant %s"
+          % (name, tr["before"] / 1e6, tr["before_sd"] / 1e6, tr["n_before"],
+             tr["after"] / 1e6, tr["after_sd"] / 1e6, tr["n_after"],
+             tr["ratio"], tr["change_at"], tr["significant"]))
+'
