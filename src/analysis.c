@@ -208,7 +208,9 @@ static int write_plot(struct dix_run *r, const char *path)
 				a = asprintf(&bt[1], "after %.1f MB/s (\u00d7%.2f)",
 					     tr[i].after / MB, tr[i].ratio);
 			else
-				a = asprintf(&bt[1], "after %.1f MB/s: no significant change",
+				/* "n.s.": not significant, the summary says it
+				 * in full; the label must fit beside the level */
+				a = asprintf(&bt[1], "after %.1f MB/s (n.s.)",
 					     tr[i].after / MB);
 			if (a < 0)
 				bt[1] = NULL;

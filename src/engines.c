@@ -14,12 +14,24 @@ extern const struct dix_engine engine_libaio;
 #ifdef HAVE_LIBURING
 extern const struct dix_engine engine_io_uring;
 #endif
+#ifdef HAVE_NVME
+extern const struct dix_engine engine_nvme;
+#endif
+#ifdef HAVE_SGUTILS
+extern const struct dix_engine engine_sg;
+#endif
 
 static const struct dix_engine *const engines[] = {
 	&engine_sync,
 	&engine_libaio,
 #ifdef HAVE_LIBURING
 	&engine_io_uring,
+#endif
+#ifdef HAVE_NVME
+	&engine_nvme,
+#endif
+#ifdef HAVE_SGUTILS
+	&engine_sg,
 #endif
 	NULL,
 };

@@ -81,6 +81,7 @@ struct ctl;
 
 /*
  * struct exec_job - one running --exec command.
+ * @started: dix_now() when it was started
  * @pid: the shell's pid (also its process group) while it runs, else 0
  * @killed: the end of the load terminated it
  * @abandon: stop reading its stderr (something escaped the process group
@@ -92,6 +93,7 @@ struct exec_job {
 	const struct action *a;
 	pthread_t th;
 	double t;
+	double started;
 	pid_t pid;
 	int killed;
 	int abandon;
@@ -930,7 +932,7 @@ static void *exec_main(void *arg)
 	siginfo_t si;
 
 	action_what(j->a, what, sizeof(what));
-	snprintf(label, sizeof(label), "%s", j->a->arg);
+	snprintf(label, sizeof(label), "exec: %s", j->a->arg);
 	pid = spawn_child(argv, &fd);
 	if (pid < 0) {
 		snprintf(detail, sizeof(detail), "cannot start /bin/sh: %s",
@@ -979,6 +981,7 @@ static void act_exec(struct ctl *c, const struct action *a)
 	j->c = c;
 	j->a = a;
 	j->t = run_elapsed(c->r);
+	j->started = dix_now();
 	pthread_mutex_lock(&c->lock);
 	c->jobs = xrealloc(c->jobs, (c->njobs + 1) * sizeof(*c->jobs));
 	c->jobs[c->njobs++] = j;
@@ -1088,6 +1091,22 @@ static void *ctl_main(void *arg)
 	return NULL;
 }
 
+/* Whether an action before @k loads or unloads module @n too. */
+static int earlier_same_module(const struct ctl *c, int k, const char *n)
+{
+	char m[KW_MOD_LEN];
+	int i;
+
+	for (i = 0; i < k; i++) {
+		if (c->act[i].type != ACT_LOAD && c->act[i].type != ACT_UNLOAD)
+			continue;
+		kw_normalise(c->act[i].arg, m, sizeof(m));
+		if (!strcmp(m, n))
+			return 1;
+	}
+	return 0;
+}
+
 /* Say at the start what would make an action pointless or doomed. */
 static void start_notes(struct ctl *c)
 {
@@ -1104,6 +1123,10 @@ static void start_notes(struct ctl *c)
 		if (a->type != ACT_LOAD && a->type != ACT_UNLOAD)
 			continue;
 		kw_normalise(a->arg, n, sizeof(n));
+		/* after an earlier load or unload of the same module the
+		 * state at start says nothing about this one */
+		if (earlier_same_module(c, i, n))
+			continue;
 		if (a->type == ACT_UNLOAD) {
 			if (kw_module_loaded(&c->cur, n) == 0)
 				note(c, "%s is not loaded: the unload at %g s will fail",
@@ -1159,6 +1182,8 @@ int control_start(struct dix_run *r)
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (c->stop_fd < 0) {
 		e = -errno;
+		dix_err("cannot start the control thread: eventfd: %s",
+			strerror(-e));
 		goto fail;
 	}
 	kw_snapshot(&c->cur, c->proc_root, c->sys_root);
@@ -1228,6 +1253,20 @@ static int wait_jobs(struct ctl *c, double sec)
 	return 1;
 }
 
+/* Seconds until the most recently started running command is 2 s old. */
+static double recent_grace(struct ctl *c)
+{
+	double g = 0, now = dix_now();
+	int i;
+
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->njobs; i++)
+		if (!c->jobs[i]->done && c->jobs[i]->started + 2 - now > g)
+			g = c->jobs[i]->started + 2 - now;
+	pthread_mutex_unlock(&c->lock);
+	return g;
+}
+
 void control_stop(struct dix_run *r)
 {
 	struct ctl *c = r->ctl;
@@ -1242,8 +1281,11 @@ void control_stop(struct dix_run *r)
 	(void)n;
 	pthread_join(c->th, NULL);
 
-	/* commands still running: TERM, then KILL, then stop listening to
-	 * whatever escaped their process group and holds the pipe open */
+	/* a command started in the last 2 s (one due right at the end of
+	 * the run) gets those 2 s to finish; then commands still running get
+	 * TERM, then KILL, then nobody listens any more to whatever escaped
+	 * their process group and holds the pipe open */
+	wait_jobs(c, recent_grace(c));
 	if (signal_jobs(c, SIGTERM, 0) && !wait_jobs(c, 2)) {
 		signal_jobs(c, SIGKILL, 0);
 		if (!wait_jobs(c, 1))

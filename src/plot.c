@@ -217,8 +217,16 @@ static void levels(FILE *f, const struct scale *sc, const struct plot_data *d)
 			px(sc, l->t0), py(sc, l->y), px(sc, t1), py(sc, l->y),
 			C_LEVEL);
 		if (l->label) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\"" HALO ">",
-				px(sc, l->t0) + 3, py(sc, l->y) - 5, C_LEVEL);
+			/* about 6.7 units per character at this size: a label
+			 * that would run off the plot ends at the level's end */
+			int right = px(sc, l->t0) + 3 + 6.7 * strlen(l->label) > X1;
+
+			/* below the level then, away from the marker labels
+			 * that hang from the top */
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"%s\"%s" HALO ">",
+				right ? px(sc, t1) - 3 : px(sc, l->t0) + 3,
+				py(sc, l->y) + (right ? 16 : -5), C_LEVEL,
+				right ? " text-anchor=\"end\"" : "");
 			xml_escape(f, l->label);
 			fputs("</text>", f);
 		}
@@ -228,13 +236,14 @@ static void levels(FILE *f, const struct scale *sc, const struct plot_data *d)
 
 /*
  * Markers: a line at the event's time and its label written upwards along
- * it from the top of the plot.  Labels of events close together are set
- * side by side, so a module load that changes six crypto selections at
- * once stays legible.
+ * it from the top of the plot.  Labels never overlap: one that would touch
+ * the previous label moves right (13 units per label) and a short leader at
+ * the top joins it to its line, so a module load that changes six crypto
+ * selections at once stays legible.
  */
 static void markers(FILE *f, const struct scale *sc, const struct plot_data *d)
 {
-	double last_x = -1e9, lx = 0;
+	double next_free = -1e9;
 	int i;
 
 	for (i = 0; i < d->nm; i++) {
@@ -242,12 +251,11 @@ static void markers(FILE *f, const struct scale *sc, const struct plot_data *d)
 		const char *color = m->style == PLOT_FAILED ? C_FAIL :
 				    m->style == PLOT_CHANGE ? C_CHG : C_ACT;
 		double x = px(sc, m->t > sc->tmax ? sc->tmax : m->t);
+		double lx = x + 2 > next_free ? x + 2 : next_free;
 		char lab[72];
 		size_t n;
 
-		lx = x - last_x < 13 ? lx + 13 : x + 4;
-		if (x - last_x >= 13)
-			last_x = x;
+		next_free = lx + 13;
 		/* long labels: cut at a character boundary */
 		n = strlen(m->label);
 		if (n >= sizeof(lab) - 4) {
@@ -262,8 +270,11 @@ static void markers(FILE *f, const struct scale *sc, const struct plot_data *d)
 		fprintf(f, "<g class=\"event\" data-t=\"%.3f\"><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.2\"%s/>",
 			m->t, x, Y0, x, Y1, color,
 			m->style == PLOT_CHANGE ? " stroke-dasharray=\"3 3\"" : "");
+		if (lx - x > 4)
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"0.8\"/>",
+				x, Y0 + 10, lx + 5, Y0 + 2, color);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"%s\" text-anchor=\"end\" transform=\"rotate(-90 %.1f %d)\"" HALO ">",
-			lx + 9, Y0 + 4, color, lx + 9, Y0 + 4);
+			lx + 9, Y0 + 6, color, lx + 9, Y0 + 6);
 		xml_escape(f, lab);
 		fputs("</text></g>\n", f);
 	}

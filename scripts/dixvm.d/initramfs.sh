@@ -24,7 +24,7 @@ DIXVM_SCSI_ORDER="scsi_common scsi_mod $DIXVM_CRC_ORDER sd_mod"
 DIXVM_NVME_ORDER="$DIXVM_CRC_ORDER nvme_core nvme"
 
 # Bump when the module tree layout changes so cached archives are rebuilt.
-DIXVM_MODTREE_FORMAT=2
+DIXVM_MODTREE_FORMAT=3
 
 modname()
 {
@@ -74,7 +74,15 @@ initramfs_userland()
 		[ -e "$t" ] || ln -s /bin/busybox "$t"
 	done < <("$busybox" --list-full)
 
-	local kmod
+	# /bin/sh is dash when the host has it: Debian's static busybox ash
+	# runs its own applets before searching PATH, so "modprobe" in a
+	# guest script would be busybox's modprobe, not kmod's.
+	local dash kmod
+	if dash=$(command -v dash); then
+		closure_add "$root" "$dash" /bin/dash
+		ln -sf dash "$root/bin/sh"
+	fi
+
 	kmod=$(command -v kmod) || die 125 "kmod not found (install kmod)"
 	closure_add "$root" "$kmod" /bin/kmod
 	for t in insmod rmmod lsmod modprobe modinfo depmod; do
@@ -246,10 +254,18 @@ modtree_builtin()
 	return 1
 }
 
-# cpio_pack DIR OUT - write DIR as an uncompressed newc archive (the kernel
-# unpacks it faster than it decompresses under TCG; archives concatenate).
+# cpio_pack DIR OUT [ENTRY...] - write DIR (or only its top-level ENTRYs)
+# as an uncompressed newc archive: the kernel unpacks it faster than it
+# decompresses one under TCG, and archives can be concatenated.
 cpio_pack()
 {
-	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$2" ||
-		die 125 "cpio of $1 failed"
+	local dir=$1 out=$2; shift 2
+	(
+		cd "$dir" || exit 1
+		if [ $# -gt 0 ]; then
+			find "$@"
+		else
+			find . -mindepth 1
+		fi | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet
+	) > "$out" || die 125 "cpio of $dir failed"
 }

@@ -137,6 +137,8 @@ static void test_control(void)
 	opt_set(&o, "exec", "true@0", err, sizeof(err));
 	opt_set(&o, "hotload", "no_such_module_dixload@0.4", err, sizeof(err));
 	opt_set(&o, "exec", "true@60", err, sizeof(err));
+	/* started just before the end: gets its grace period to finish */
+	opt_set(&o, "exec", "sleep 0.5@1.1", err, sizeof(err));
 	is_int(actions_check(&o, err, sizeof(err)), 0, "control: actions valid");
 
 	memset(&t, 0, sizeof(t));
@@ -200,6 +202,10 @@ static void test_control(void)
 	e = find2(&r, "exec 'true'", "not run");
 	ok(e && e->ok == 0 && e->t == 60 && e->detail && strstr(e->detail, "not run: the load ended"),
 	   "action after the end: reported as not run (%s)",
+	   e && e->detail ? e->detail : "-");
+	e = find(&r, "exec 'sleep 0.5'");
+	ok(e && e->ok == 1 && e->duration > 0.4,
+	   "command started right before the end completed (%s)",
 	   e && e->detail ? e->detail : "-");
 	ok(r.action_failed, "failed actions set action_failed (exit 4)");
 	ok(strstr(buf, "sysfs ") && strstr(buf, ": ok ("),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# dixvm guest setup leaves crct10dif-pclmul unloaded (transform generic) even through aliases, softdeps and scsi_debug reloads; modprobe by name flips it.
+# dixvm guest setup leaves crct10dif-pclmul unloaded (transform generic) even through aliases, softdeps, scsi_debug reloads and the kernel's own request_module; modprobe by name flips it.
 . "$top_srcdir/tests/vm/lib.sh"
 need_vm
 
@@ -30,6 +30,19 @@ vm -- sh -c '
 	echo "reload_format $(cat /sys/block/sda/integrity/format 2>/dev/null)"
 	echo "reload_pclmul $(m crct10dif_pclmul)"
 	echo "reload_transform $(cat $tf 2>/dev/null || echo missing)"
+	# The kernel asking itself: crc-t10dif loaded with no crct10dif shash
+	# registered makes the kernel run /sbin/modprobe crypto-crct10dif.
+	crc=$(modinfo -n crc_t10dif 2>/dev/null)
+	case $crc in
+	*.ko)
+		rmmod scsi_debug sd_mod t10_pi crc_t10dif crct10dif_generic
+		insmod "$crc"; echo "kreq_rc $?"
+		echo "kreq_generic $(m crct10dif_generic)"
+		echo "kreq_pclmul $(m crct10dif_pclmul)"
+		echo "kreq_transform $(cat $tf 2>/dev/null || echo missing)"
+		;;
+	*)	echo "kreq_rc builtin" ;;
+	esac
 	# By name it must load, and crc-t10dif must switch to it.
 	modprobe crct10dif_pclmul; echo "byname_rc $?"
 	echo "byname_pclmul $(m crct10dif_pclmul)"
@@ -60,6 +73,12 @@ expect reload_rc 0
 expect reload_format T10-DIF-TYPE1-CRC
 expect reload_pclmul 0
 expect reload_transform crct10dif-generic
+if [ "$(get kreq_rc)" != builtin ]; then
+	expect kreq_rc 0
+	expect kreq_generic 1
+	expect kreq_pclmul 0
+	expect kreq_transform crct10dif-generic
+fi
 expect byname_rc 0
 expect byname_pclmul 1
 expect byname_transform crct10dif-pclmul

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared helpers for the VM tests (sourced after tests/sh/lib.sh's conventions):
 # skip when QEMU, busybox-static or the kernel package cannot be had, and a
 # dixvm wrapper.  Exit statuses: 0 pass, 77 skip, 99 hard error, else fail.

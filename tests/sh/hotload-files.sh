@@ -1,0 +1,67 @@
+#!/bin/sh
+# Scheduled --exec/--sysfs actions on a file target: events, exit 4 for a failed action, well-formed --plot naming each action at its marker, --log CSV rows, usage errors.
+. "$top_srcdir/tests/sh/lib.sh"
+need_python
+
+F=$WORK/f.img
+FLAG=$WORK/flag
+echo 1 > "$FLAG"
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --bs 16k --runtime 6 --interval 250 \
+	--exec 'echo broken >&2; exit 3'@1 --sysfs "$FLAG=0@3" \
+	--plot "$WORK/p.svg" --log "$WORK/l.csv" --output-format json
+st=$?
+[ "$st" = 4 ] || fail "exit status $st, want 4: $(cat "$WORK/e")"
+[ "$(cat "$FLAG")" = 0 ] || fail "--sysfs did not write the file"
+
+python3 - "$WORK/o" "$WORK/p.svg" "$WORK/l.csv" <<'PY' || fail "checks failed"
+import csv, json, sys, xml.dom.minidom
+objs = [json.loads(l) for l in open(sys.argv[1])]
+ev = [o for o in objs if o["type"] == "event" and o["kind"] == "action"]
+ex = [e for e in ev if e["what"] == "exec 'echo broken >&2; exit 3'"]
+sy = [e for e in ev if e["what"].startswith("sysfs ")]
+assert len(ex) == 1 and ex[0]["ok"] is False and ex[0]["detail"] == "exit 3: broken", ex
+assert abs(ex[0]["t"] - 1) < 0.2, ex
+assert len(sy) == 1 and sy[0]["ok"] is True and sy[0]["detail"] == "was 1, now 0", sy
+assert abs(sy[0]["t"] - 3) < 0.2, sy
+s = objs[-1]
+assert s["exit"] == 4 and s["exit_text"] == "a scheduled action failed", s
+# one row, for the action that succeeded; before/after in bytes/s
+tr = s["transitions"]
+assert len(tr) == 1 and tr[0]["event"] == sy[0]["what"], tr
+assert tr[0]["n_before"] >= 3 and tr[0]["n_after"] >= 3 and tr[0]["before"] > 1e5 and tr[0]["after"] > 1e5, tr
+
+doc = xml.dom.minidom.parse(sys.argv[2])          # well-formed or raises
+marks = {}
+for g in doc.getElementsByTagName("g"):
+    if g.getAttribute("class") == "event":
+        txt = "".join(n.data for t in g.getElementsByTagName("text") for n in t.childNodes)
+        marks[round(float(g.getAttribute("data-t")))] = txt
+assert marks.get(1) == "exec: echo broken >&2; exit 3 FAILED", marks
+assert marks.get(3) == "flag=0", marks
+
+rows = list(csv.reader(open(sys.argv[3])))
+assert rows[0] == ["type", "t", "dt", "read_bps", "write_bps", "total_bps", "iops",
+                   "ops", "errors", "recovered", "kind", "what", "ok", "duration",
+                   "detail"], rows[0]
+iv = [r for r in rows[1:] if r[0] == "interval"]
+er = [r for r in rows[1:] if r[0] == "event"]
+assert len(iv) == len([o for o in objs if o["type"] == "interval"]), len(iv)
+assert len(er) == len([o for o in objs if o["type"] == "event"]), len(er)
+ts = [float(r[1]) for r in rows[1:]]
+assert ts == sorted(ts), ts
+assert ["exec 'echo broken >&2; exit 3'", "0", "exit 3: broken"] == [er[0][11], er[0][12], er[0][14]], er[0]
+PY
+
+# usage errors come before the load, with exit status 1
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --runtime 2 --hotload 'bad name@1'
+st=$?
+[ "$st" = 1 ] || fail "bad module name: exit $st"
+grep -q "^dixload: --hotload 'bad name@1': 'bad name' is not a module name" "$WORK/e" ||
+	fail "bad module name message: $(cat "$WORK/e")"
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --runtime 2 --exec 'true@5'
+[ $? = 1 ] && grep -q "5 s is after the end of the run (--runtime 2)" "$WORK/e" ||
+	fail "action after the end: $(cat "$WORK/e")"
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --runtime 2 --sysfs "$WORK/nope=1@1"
+[ $? = 1 ] && grep -q "No such file or directory" "$WORK/e" ||
+	fail "missing sysfs file: $(cat "$WORK/e")"
+exit 0

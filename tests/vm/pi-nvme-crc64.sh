@@ -1,0 +1,13 @@
+#!/bin/sh
+# nvme engine, QEMU NVMe pi=1,ms=16,pif=2 (64-bit CRC64-NVMe guard, 16-byte tuples, 48-bit ref tags): --pi app clean load, injected ref@20/guard@20 caught exactly by kind, and PI the controller generated (--pi off, PRACT) verifies in dixload.
+. "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/pi-lib.sh"
+
+off=$(echo "$PI_NVME_COMMON" | sed 's/--pi app/--pi off/')
+pi_nvme_scenario pi=1,ms=16,pif=2 1 "
+		run off-write $off --rw write
+		run app-read-after-off $PI_NVME_COMMON --rw read" '
+clean("off-write", reads=False)
+clean("app-read-after-off", writes=False)
+'
+exit 0

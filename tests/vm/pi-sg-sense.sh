@@ -1,0 +1,50 @@
+#!/bin/sh
+# sg engine --pi off on scsi_debug (default kernel): clean load; with opts=0x20 (DIF error) switched on mid-run every command fails with sense 0x10/1, counted as guard errors while the run goes on, exit 3; with opts=0x8 every 50th command ends in RECOVERED ERROR, counted as Rec with zero errors, exit 0.
+. "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/pi-lib.sh"
+need_vm
+need_dixload
+need_python
+
+# every_nth=-1: after the first command, every command gets the fault, so
+# dixload's one retry fails too and the error is counted by its kind (a
+# positive every_nth would let the retry pass: Rec, not an error).
+vm -- sh -c "$PI_GUEST_RUN
+	P=/sys/bus/pseudo/drivers/scsi_debug
+	common='--dev /dev/sda --engine sg --pi off --size 16m --bs 16k --iodepth 4'
+	run write \$common --rw write --interval 0
+	run randrw \$common --rw randrw --runtime 2 --interval 0
+	( sleep 1; echo -1 > \$P/every_nth; echo 0x20 > \$P/opts
+	  sleep 1; echo 0 > \$P/opts; echo 0 > \$P/every_nth ) &
+	run dif-error \$common --rw randrw --runtime 4 --interval 1000
+	wait
+	echo 50 > \$P/every_nth; echo 0x8 > \$P/opts
+	run recovered \$common --rw randrw --runtime 2 --interval 0
+	echo 0 > \$P/opts; echo 0 > \$P/every_nth
+	true" > "$WORK/out" 2> "$WORK/err"
+pi_vm_status $?
+grep -q '^\[dif-error\] .*sg: /dev/sda: .*Logical block guard check failed (ASC 0x10 ASCQ 0x01)' "$WORK/err" ||
+	fail "no decoded guard sense in the warnings: $(grep '^\[dif-error\]' "$WORK/err" | head -n 3)"
+
+pi_check '
+clean("write", reads=False)
+clean("randrw")
+r, s = summary("dif-error")
+if s:
+    e = s["errors"]
+    check(r["status"] == 3, "dif-error: exit %d, want 3" % r["status"])
+    check(e["guard"] > 0, "dif-error: no guard errors: %s" % e)
+    check(all(v == 0 for k, v in e.items() if k not in ("guard", "recovered")),
+          "dif-error: errors of other kinds: %s" % e)
+    iv = r["intervals"]
+    check(len(iv) >= 3 and iv[-1][1] - iv[-2][1] > 100,
+          "dif-error: the run did not go on after the fault window: %s" % iv)
+r, s = summary("recovered")
+if s:
+    check(r["status"] == 0, "recovered: exit %d" % r["status"])
+    check(s["rec"] > 0, "recovered: Rec is 0")
+    check(all(v == 0 for k, v in s["errors"].items() if k != "recovered"),
+          "recovered: errors %s" % s["errors"])
+    check(s["read_ops"] > 0 and s["write_ops"] > 0, "recovered: no load")
+' || fail "checks failed (guest stderr: $(tail -c 1500 "$WORK/err"))"
+exit 0
