@@ -292,10 +292,6 @@ static int complete(struct wctx *x, struct dix_io *io)
 			verify_read(x, io);
 		return 0;
 	}
-	if (!io->retried && !__atomic_load_n(&x->r->stop, __ATOMIC_RELAXED)) {
-		io->retried = 1;
-		return 1;
-	}
 	/* EILSEQ is how the block layer reports a failed integrity check */
 	if (io->errkind < DIX_ERR_NR && io->res < 0)
 		kind = io->errkind;
@@ -303,6 +299,15 @@ static int complete(struct wctx *x, struct dix_io *io)
 		kind = DIX_ERR_UNKNOWN;
 	else
 		kind = DIX_ERR_IO;
+	/*
+	 * One retry for I/O errors (a success then counts as recovered);
+	 * integrity failures are what the run is looking for, never retried.
+	 */
+	if (kind == DIX_ERR_IO && !io->retried &&
+	    !__atomic_load_n(&x->r->stop, __ATOMIC_RELAXED)) {
+		io->retried = 1;
+		return 1;
+	}
 	if (io->res < 0)
 		snprintf(msg, sizeof(msg),
 			 "%s: %s error at offset %llu (LBA %llu), %u bytes: %s%s",
@@ -436,6 +441,19 @@ static int worker_setup(struct wctx *x)
 			return -EINVAL;
 		}
 		x->nint = o->bs / x->pif.interval;
+		if (w->id == 0) {
+			struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
+						.duration = -1 };
+			char desc[128], what[256];
+
+			pi_format_describe(&x->pif, desc, sizeof(desc));
+			snprintf(what, sizeof(what),
+				 "pi app: engine %s, %s: %s", x->eng->name,
+				 x->r->t->name, desc);
+			ev.t = run_elapsed(x->r);
+			ev.what = what;
+			run_event(x->r, &ev);
+		}
 		if (inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
 			return -EINVAL;
 	}

@@ -392,9 +392,10 @@ static int nvme_uring_getevents(struct dix_eng_ctx *ctx, struct nvme_data *d,
 
 /* ---- the namespace's format ---- */
 
-static int nvme_format(struct dix_eng_ctx *ctx, struct nvme_data *d)
+/* Identify Namespace (+ NVM Command Set) into @buf, and what it means. */
+static int nvme_format_from(struct dix_eng_ctx *ctx, struct nvme_data *d,
+			    uint8_t *buf)
 {
-	static __thread uint8_t buf[NVME_IDENTIFY_LEN] __attribute__((aligned(4096)));
 	struct nvme_ns_format f;
 	struct nvme_nvm_ns n;
 	int st;
@@ -405,18 +406,18 @@ static int nvme_format(struct dix_eng_ctx *ctx, struct nvme_data *d)
 			 d->name, strerror(errno));
 		return -ENODEV;
 	}
-	memset(buf, 0, sizeof(buf));
+	memset(buf, 0, NVME_IDENTIFY_LEN);
 	st = nvme_identify_ns(d->fd, d->nsid, (struct nvme_id_ns *)buf);
-	if (st || nvme_parse_id_ns(buf, sizeof(buf), &f)) {
+	if (st || nvme_parse_id_ns(buf, NVME_IDENTIFY_LEN, &f)) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 			 "%s: Identify Namespace %u failed: %s", d->name,
 			 d->nsid, st < 0 ? strerror(errno) : st > 0 ?
 			 nvme_status_to_string(st, false) : "malformed data");
 		return -EIO;
 	}
-	memset(buf, 0, sizeof(buf));
+	memset(buf, 0, NVME_IDENTIFY_LEN);
 	st = nvme_identify_ns_csi(d->fd, d->nsid, 0, NVME_CSI_NVM, buf);
-	if (st || nvme_parse_nvm_id_ns(buf, sizeof(buf), f.format_index, &n))
+	if (st || nvme_parse_nvm_id_ns(buf, NVME_IDENTIFY_LEN, f.format_index, &n))
 		nvme_nvm_ns_default(&n);	/* NVMe 1.x: 16b guard only */
 
 	d->lbs = f.data_size;
@@ -473,6 +474,18 @@ static int nvme_format(struct dix_eng_ctx *ctx, struct nvme_data *d)
 		d->xfer_meta = d->ms > 0;
 	}
 	return 0;
+}
+
+static int nvme_format(struct dix_eng_ctx *ctx, struct nvme_data *d)
+{
+	uint8_t *buf;
+	int r;
+
+	if (posix_memalign((void **)&buf, 4096, NVME_IDENTIFY_LEN))
+		return -ENOMEM;
+	r = nvme_format_from(ctx, d, buf);
+	free(buf);
+	return r;
 }
 
 static void nvme_free(struct nvme_data *d)
@@ -544,17 +557,17 @@ static int nvme_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 static int nvme_commit(struct dix_eng_ctx *ctx)
 {
 	struct nvme_data *d = ctx->priv;
-	int r;
 
 #ifdef HAVE_LIBURING
 	if (d->uring) {
+		int r;
+
 		do {
 			r = io_uring_submit(&d->ring);
 		} while (r == -EINTR || r == -EAGAIN);
 		return r < 0 ? r : 0;
 	}
 #endif
-	(void)r;
 	threadq_commit(&d->q);
 	return 0;
 }

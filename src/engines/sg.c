@@ -337,6 +337,30 @@ static int sg_readcap(struct sg_data *d, struct scsi_readcap16 *rc,
 	return 0;
 }
 
+/*
+ * scsi_debug takes a protected WRITE through pass-through as plain data of
+ * the CDB's length: the tuples would be stored as data and reads come back
+ * short.  Refuse --pi app there instead of producing nonsense.
+ * Return: 1 when the INQUIRY product identification is scsi_debug.
+ */
+static int sg_is_scsi_debug(struct sg_data *d)
+{
+	uint8_t cdb[6] = { 0x12, 0, 0, 0, 96, 0 }, sense[SG_SENSE_LEN], buf[96];
+	struct scsi_inquiry inq;
+	struct sg_io_hdr h;
+	char msg[256];
+	int kind;
+
+	memset(buf, 0, sizeof(buf));
+	sg_hdr(&h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf), sense);
+	if (dix_sg_transport(d->fd, &h) || sg_outcome(&h, msg, sizeof(msg), &kind))
+		return 0;
+	if (scsi_parse_inquiry(buf, sizeof(buf) - (h.resid > 0 ? h.resid : 0),
+			       &inq))
+		return 0;
+	return !strcmp(inq.product, "scsi_debug");
+}
+
 static void sg_free(struct sg_data *d)
 {
 	unsigned int i;
@@ -375,6 +399,13 @@ static int sg_init(struct dix_eng_ctx *ctx)
 				 "%s: --pi app needs a medium formatted with protection information (READ CAPACITY(16) PROT_EN=0)",
 				 d->name);
 			r = -EINVAL;
+			goto fail;
+		}
+		if (sg_is_scsi_debug(d)) {
+			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+				 "%s: scsi_debug does not take PI interleaved in a pass-through buffer (it would store the tuples as data): use --pi off here, or --engine io_uring --pi app",
+				 d->name);
+			r = -EOPNOTSUPP;
 			goto fail;
 		}
 		if (rc.p_i_exponent) {

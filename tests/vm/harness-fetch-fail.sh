@@ -1,6 +1,7 @@
 #!/bin/sh
 # dixvm: a kernel package that cannot be fetched (unreachable mirror, empty cache) fails with status 125 and names suite and package.
 . "$top_srcdir/tests/vm/lib.sh"
+command -v apt-get > /dev/null || skip "apt-get not installed (dixvm fetches kernels with it)"
 
 # The real fetch path with a fresh cache and a mirror that refuses
 # connections (the discard port on loopback is closed here).

@@ -8,7 +8,7 @@ need_python
 
 script="$(guest_profiles dix-ip)
 $(guest_need_module crct10dif_pclmul)
-dd if=/dev/zero of=/dev/sda bs=1M count=64 oflag=direct 2> /dev/null
+$GUEST_PREFILL
 dixload --dev /dev/sda --profile dix-ip --runtime 20 --hotload crct10dif_pclmul@8 --output-format json
 echo \"DIXLOAD-EXIT \$?\""
 

@@ -9,7 +9,7 @@ need_dixload
 need_python
 
 script="$(guest_profiles dif1)
-dd if=/dev/zero of=/dev/sda bs=1M count=64 oflag=direct 2> /dev/null
+$GUEST_PREFILL
 uname -r | sed 's/^/KVER /'
 dixload --dev /dev/sda --profile dif1 --runtime 18 --sysfs /sys/block/sda/integrity/read_verify=0@8 --output-format json
 echo \"DIXLOAD-EXIT \$?\"

@@ -9,5 +9,7 @@ pi_nvme_scenario pi=1,ms=16,pif=2 1 "
 		run app-read-after-off $PI_NVME_COMMON --rw read" '
 clean("off-write", reads=False)
 clean("app-read-after-off", writes=False)
+fmt = (runs.get("write", {}).get("summary") or {}).get("integrity", {}).get("format")
+check(fmt == "EXT-DIF-TYPE1-CRC64", "kernel format %s, want EXT-DIF-TYPE1-CRC64 (is pif=2 honoured?)" % fmt)
 '
 exit 0

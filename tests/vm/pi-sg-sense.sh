@@ -1,5 +1,5 @@
 #!/bin/sh
-# sg engine --pi off on scsi_debug (default kernel): clean load; with opts=0x20 (DIF error) switched on mid-run every command fails with sense 0x10/1, counted as guard errors while the run goes on, exit 3; with opts=0x8 every 50th command ends in RECOVERED ERROR, counted as Rec with zero errors, exit 0.
+# sg engine --pi off on scsi_debug (default kernel): --pi app refused (scsi_debug stores interleaved PI as data), clean load; with opts=0x20 (DIF error) switched on mid-run every command fails with sense 0x10/1, counted as guard errors while the run goes on, exit 3; with opts=0x8 every 50th command ends in RECOVERED ERROR, counted as Rec with zero errors, exit 0.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
 need_vm
@@ -12,6 +12,7 @@ need_python
 vm -- sh -c "$PI_GUEST_RUN
 	P=/sys/bus/pseudo/drivers/scsi_debug
 	common='--dev /dev/sda --engine sg --pi off --size 16m --bs 16k --iodepth 4'
+	run app-refused --dev /dev/sda --engine sg --pi app --size 16m --rw write --interval 0
 	run write \$common --rw write --interval 0
 	run randrw \$common --rw randrw --runtime 2 --interval 0
 	( sleep 1; echo -1 > \$P/every_nth; echo 0x20 > \$P/opts
@@ -25,8 +26,15 @@ vm -- sh -c "$PI_GUEST_RUN
 pi_vm_status $?
 grep -q '^\[dif-error\] .*sg: /dev/sda: .*Logical block guard check failed (ASC 0x10 ASCQ 0x01)' "$WORK/err" ||
 	fail "no decoded guard sense in the warnings: $(grep '^\[dif-error\]' "$WORK/err" | head -n 3)"
+grep -q '^\[app-refused\] .*engine sg: setup failed: .*scsi_debug does not take PI interleaved' "$WORK/err" ||
+	fail "sg --pi app on scsi_debug not refused with the reason: $(grep '^\[app-refused\]' "$WORK/err")"
+# a RECOVERED ERROR taken for a failure would pass on the retry and also
+# count as Rec: the engine's sense warnings tell the two apart
+! grep -q '^\[recovered\] .*sg: /dev/sda' "$WORK/err" ||
+	fail "recovered errors were reported as failures: $(grep '^\[recovered\]' "$WORK/err" | head -n 3)"
 
 pi_check '
+check(runs.get("app-refused", {}).get("status") == 1, "sg --pi app on scsi_debug: want exit 1")
 clean("write", reads=False)
 clean("randrw")
 r, s = summary("dif-error")
