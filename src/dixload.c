@@ -212,6 +212,15 @@ static int check_geometry(struct dix_opts *o, struct dix_target *t)
 
 static int check_pi_format(const struct dix_opts *o, const struct dix_target *t)
 {
+	const struct dix_engine *e = engine_find(o->engine);
+
+	if (o->pi == PI_OFF && !(e->flags & DIX_ENG_PIOFF) &&
+	    strcmp(t->integrity.format, "none")) {
+		dix_err("--pi off: %s has integrity format %s and the kernel adds PI to what engine %s sends (write_generate=%d); use an engine that bypasses the block layer (sg, nvme) or write 0 to /sys/block/%s/integrity/write_generate and read_verify",
+			t->path, t->integrity.format, e->name,
+			t->integrity.write_generate, t->name);
+		return -EINVAL;
+	}
 	if (!o->pi_format || !strcmp(o->pi_format, "any"))
 		return 0;
 	if (strcmp(o->pi_format, t->integrity.format)) {
@@ -230,8 +239,11 @@ static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
 	const struct dix_engine *const *it;
 	char list[256];
 	size_t n = 0;
-	unsigned int need = o->pi == PI_APP ? DIX_ENG_PI :
-			    o->pi == PI_OFF ? DIX_ENG_PIOFF : 0;
+	/*
+	 * --pi off through a block-layer engine is checked once the target
+	 * is open: true on a device without integrity, not on a DIX one.
+	 */
+	unsigned int need = o->pi == PI_APP ? DIX_ENG_PI : 0;
 
 	if (o->inject.n && o->pi != PI_APP) {
 		dix_err("--inject needs --pi app (dixload must generate the PI to corrupt it)");

@@ -12,7 +12,9 @@
  *   estimator for a shift in mean), refined inside the boundary intervals
  *   by where their value lies between the two levels: an interval that is
  *   40 % of the way from the old to the new level saw the new level for
- *   40 % of its length.  So the result is not tied to the meter's grid.
+ *   40 % of its length (levels taken as medians, which a few seconds of
+ *   a busy host do not move).  So the result is not tied to the meter's
+ *   grid.
  * - Significance needs three things at once: a Welch t-test (unequal
  *   variances, small samples) at the 0.1 % level, a difference of more than
  *   k standard deviations of the noisier side (throughput samples are
@@ -168,14 +170,18 @@ static double clamp01(double x)
 	return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-static double seg_mean(const double *y, long a, long b)
+/* Median of y[a..b): the levels a boundary interval is placed between
+ * should not move because the host stole a few seconds of CPU. */
+static double seg_median(const double *y, long a, long b)
 {
-	double sum = 0;
-	long i;
+	double *v = xmalloc((b - a) * sizeof(*v)), m;
+	long n = b - a;
 
-	for (i = a; i < b; i++)
-		sum += y[i];
-	return sum / (b - a);
+	memcpy(v, y + a, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return m;
 }
 
 /*
@@ -201,8 +207,8 @@ static double change_time(const struct tr_series *s, double t0, double t1,
 	if (k < 0)
 		goto out;
 	/* the levels, without the boundary intervals when that leaves some */
-	ml = k >= 3 ? seg_mean(y, 0, k - 1) : seg_mean(y, 0, k);
-	mr = (long)m - k >= 3 ? seg_mean(y, k + 1, m) : seg_mean(y, k, m);
+	ml = k >= 3 ? seg_median(y, 0, k - 1) : seg_median(y, 0, k);
+	mr = (long)m - k >= 3 ? seg_median(y, k + 1, m) : seg_median(y, k, m);
 	res = s->t[idx[k - 1]] - s->dt[idx[k - 1]];
 	if (ml == mr) {
 		res = s->t[idx[k - 1]];
