@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -233,6 +234,36 @@ static int check_pi_format(const struct dix_opts *o, const struct dix_target *t)
 	return 0;
 }
 
+/*
+ * --plot and --log are written after the load: find out now, not after a
+ * long run, that they cannot be.
+ */
+static int check_output_files(const struct dix_opts *o)
+{
+	const char *files[] = { o->plot, o->log };
+	const char *names[] = { "--plot", "--log" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		int fd;
+
+		if (!files[i])
+			continue;
+		if (!o->interval_ms) {
+			dix_err("%s needs the meter (--interval > 0)", names[i]);
+			return -EINVAL;
+		}
+		fd = open(files[i], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			dix_err("%s %s: cannot write: %s", names[i], files[i],
+				strerror(errno));
+			return -errno;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
 /* --pi and --inject against what the engine can do. */
 static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
 {
@@ -304,6 +335,8 @@ static int run_main(int argc, char **argv)
 		o.seed &= (1ull << 53) - 1;	/* exact in JSON doubles */
 	}
 
+	if (check_output_files(&o))
+		return DIX_EXIT_USAGE;
 	write = rw_writes(o.rw);
 	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
 		dix_err("refusing to write: %s", err);

@@ -200,11 +200,17 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 			fputs("null", f);
 		else
 			fprintf(f, "%.3f", tr->change_at);
-		fprintf(f, ",\"before\":%.0f,\"after\":%.0f,\"ratio\":%.3f,"
-			"\"before_sd\":%.0f,\"after_sd\":%.0f,\"n_before\":%d,"
-			"\"n_after\":%d,\"significant\":%s}",
-			tr->before, tr->after, tr->ratio, tr->before_sd,
-			tr->after_sd, tr->nbefore, tr->nafter,
+		/* a side without steady intervals has no mean: null, not 0 */
+		if (tr->nbefore && tr->nafter)
+			fprintf(f, ",\"before\":%.0f,\"after\":%.0f,\"ratio\":%.3f,"
+				"\"before_sd\":%.0f,\"after_sd\":%.0f",
+				tr->before, tr->after, tr->ratio, tr->before_sd,
+				tr->after_sd);
+		else
+			fputs(",\"before\":null,\"after\":null,\"ratio\":null,"
+			      "\"before_sd\":null,\"after_sd\":null", f);
+		fprintf(f, ",\"n_before\":%d,\"n_after\":%d,\"significant\":%s}",
+			tr->nbefore, tr->nafter,
 			tr->significant ? "true" : "false");
 	}
 	fputs("],\"settings\":{", f);
@@ -271,6 +277,12 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 				snprintf(chg, sizeof(chg), "-");
 			else
 				snprintf(chg, sizeof(chg), "%.1f", tr->change_at);
+			if (!tr->nbefore || !tr->nafter) {
+				fprintf(f, "%-44.44s %7.1f %7s %9s %9s %6s  too few steady intervals (%d before, %d after)\n",
+					r->events[tr->event].what, tr->at, chg,
+					"-", "-", "-", tr->nbefore, tr->nafter);
+				continue;
+			}
 			fprintf(f, "%-44.44s %7.1f %7s %9.2f %9.2f %6.2f  ±%.2f/±%.2f %s\n",
 				r->events[tr->event].what, tr->at, chg,
 				tr->before / MB, tr->after / MB, tr->ratio,

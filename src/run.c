@@ -236,8 +236,19 @@ int run_load(struct dix_run *r)
 			break;
 		}
 	}
-	if (!setup_failed && control_start(r) == 0)
-		ctl_started = 1;
+	if (!setup_failed) {
+		int c = control_start(r);
+
+		if (c == 0) {
+			ctl_started = 1;
+		} else if (c < 0) {
+			/* scheduled actions would silently never run */
+			dix_err("cannot start the control thread: %s",
+				strerror(-c));
+			setup_failed = 1;
+			run_request_stop(r);
+		}
+	}
 
 	while (!all_done(r)) {
 		double now = dix_now(), next = INFINITY;

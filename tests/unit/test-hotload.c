@@ -210,6 +210,13 @@ static void test_control(void)
 	ok(r.action_failed, "failed actions set action_failed (exit 4)");
 	ok(strstr(buf, "sysfs ") && strstr(buf, ": ok ("),
 	   "human event lines printed");
+	for (n = 0; n < r.nevents; n++) {
+		free(r.events[n].what);
+		free(r.events[n].detail);
+		free(r.events[n].json);
+		free(r.events[n].label);
+	}
+	free(r.events);
 	opts_free(&o);
 }
 
