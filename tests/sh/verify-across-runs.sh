@@ -32,3 +32,10 @@ grep -q "no dixload header at offset 1536000 (LBA 3000)" "$WORK/e" || fail "stri
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0; st=$?
 grep -q "never written): 1$" "$WORK/o" || fail "unwritten count: $(cat "$WORK/o")"
 echo "verification across runs passed"
+
+# --max-errors stops the run at the first error instead of reading all 64 I/Os
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0 --max-errors 1; st=$?
+[ $st -eq 3 ] || fail "--max-errors run exited $st"
+ops=$(sed -n 's/^ops \([0-9]*\),.*/\1/p' "$WORK/o")
+[ -n "$ops" ] && [ "$ops" -lt 64 ] || fail "--max-errors 1 did not stop early (ops $ops of 64)"
+echo "--max-errors 1 stopped after $ops of 64 I/Os"
