@@ -80,6 +80,21 @@ struct unit {
 	int err;
 };
 
+/* A unit running @run over the whole buffer in calls of case @k's size. */
+static struct unit case_unit(const struct bench *b, int k,
+			     uint64_t (*run)(struct unit *u))
+{
+	struct unit u = {
+		.run = run, .buf = b->buf,
+		.call_bytes = cases[k].call_bytes,
+		.calls = BENCH_BUF / cases[k].call_bytes,
+		.stride = cases[k].stride,
+	};
+
+	u.bytes = u.call_bytes * u.calls;
+	return u;
+}
+
 static uint64_t run_crc(struct unit *u)
 {
 	uint64_t acc = 0, init = crc_init(u->impl->guard);
@@ -194,15 +209,10 @@ static void bench_impls(const struct bench *b)
 		if (!b->json)
 			printf("%-7s %-9s", crc_guard_name(c->guard), c->name);
 		for (k = 0; k < CASE_NR; k++) {
-			struct unit u = {
-				.run = run_crc, .impl = c, .buf = b->buf,
-				.call_bytes = cases[k].call_bytes,
-				.calls = BENCH_BUF / cases[k].call_bytes,
-				.stride = cases[k].stride,
-			};
+			struct unit u = case_unit(b, k, run_crc);
 			double gbps;
 
-			u.bytes = u.call_bytes * u.calls;
+			u.impl = c;
 			gbps = measure(&u, b->seconds);
 			if (b->json)
 				printf("{\"type\":\"crc\",\"guard\":\"%s\",\"impl\":\"%s\","
@@ -399,15 +409,10 @@ static void bench_af_alg(const struct bench *b)
 		       "%-7s %-9s", driver, prio, transform[0] ? ", crc_t10dif transform " : "",
 		       transform, "crc16", "kernel");
 	for (k = 0; k < CASE_NR; k++) {
-		struct unit u = {
-			.run = run_af_alg, .buf = b->buf, .opfd = opfd,
-			.call_bytes = cases[k].call_bytes,
-			.calls = BENCH_BUF / cases[k].call_bytes,
-			.stride = cases[k].stride,
-		};
+		struct unit u = case_unit(b, k, run_af_alg);
 		double gbps;
 
-		u.bytes = u.call_bytes * u.calls;
+		u.opfd = opfd;
 		gbps = measure(&u, b->seconds);
 		if (u.err) {
 			af_alg_skip(b, "AF_ALG digest failed", u.err);

@@ -65,7 +65,8 @@ static void usage(FILE *f)
 "  1  usage or setup error (found before the load starts)\n"
 "  2  I/O errors\n"
 "  3  integrity errors (PI check failures, data verification failures)\n"
-"  4  a scheduled action (--hotload, --unload, --sysfs, --exec) failed\n"
+"  4  a scheduled action (--hotload, --unload, --sysfs, --exec) failed,\n"
+"     found its module already loaded, or never ran\n"
 "  When several apply: 3 > 2 > 4 > 0.\n");
 }
 

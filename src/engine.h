@@ -53,6 +53,11 @@ enum { DIX_Q_COMPLETED = 0, DIX_Q_QUEUED = 1 };
  * @errkind: for engines that know which check failed (DIX_ERR_GUARD ...),
  *	set with a negative @res; DIX_ERR_NR when they do not know
  * @recovered: the device reported a recovered error on a successful I/O
+ * @detail: what the device said about a failure the engine could decode
+ *	(SCSI sense, NVMe status), without the target, direction or LBA the
+ *	job already names; set by the engine with a negative @res, left empty
+ *	otherwise (the job clears it before each queue()).  The job appends it
+ *	to its error message: engines print nothing themselves.
  */
 struct dix_io {
 	void *buf;
@@ -71,6 +76,7 @@ struct dix_io {
 	uint64_t ref;
 	uint16_t app;
 	uint8_t injected;
+	char detail[256];
 };
 
 /**

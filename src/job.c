@@ -130,6 +130,20 @@ static uint64_t total_errors(const struct dix_worker *w)
 	return n;
 }
 
+/* Print @msg unless the messages of @kind are used up. */
+static void print_limited(struct wctx *x, int kind, const char *msg)
+{
+	if (x->printed[kind] >= ERR_PRINT_LIMIT)
+		return;
+	pthread_mutex_lock(&x->r->lock);
+	fprintf(stderr, "dixload: %s\n", msg);
+	if (++x->printed[kind] == ERR_PRINT_LIMIT)
+		fprintf(stderr,
+			"dixload: job %d: further %s errors are counted, not printed\n",
+			x->w->id, dix_errkind_name(kind));
+	pthread_mutex_unlock(&x->r->lock);
+}
+
 static void record_error(struct wctx *x, int kind, uint64_t offset,
 			 const char *msg)
 {
@@ -138,17 +152,45 @@ static void record_error(struct wctx *x, int kind, uint64_t offset,
 	cadd(&w->c.errors[kind], 1);
 	if (w->nfirst[kind] < DIX_FIRST_LBAS)
 		w->first_lba[kind][w->nfirst[kind]++] = offset / x->lbs;
-	if (x->printed[kind] < ERR_PRINT_LIMIT) {
-		pthread_mutex_lock(&x->r->lock);
-		fprintf(stderr, "dixload: %s\n", msg);
-		if (++x->printed[kind] == ERR_PRINT_LIMIT)
-			fprintf(stderr,
-				"dixload: job %d: further %s errors are counted, not printed\n",
-				w->id, dix_errkind_name(kind));
-		pthread_mutex_unlock(&x->r->lock);
-	}
+	print_limited(x, kind, msg);
 	if (x->o->max_errors && total_errors(w) >= x->o->max_errors)
 		run_request_stop(x->r);
+}
+
+/* " (<what the device said>)" after @msg, when the engine decoded it. */
+static void append_detail(char *msg, size_t len, const struct dix_io *io)
+{
+	size_t n = strlen(msg);
+
+	if (io->detail[0] && n + 1 < len)
+		snprintf(msg + n, len - n, " (%.*s)", (int)sizeof(io->detail),
+			 io->detail);
+}
+
+/*
+ * "sda: read error at offset 8192 (LBA 16), 4096 bytes: Input/output
+ * error (SCSI status ...)", or the short transfer, for a failed @io.
+ */
+static void describe_failure(const struct wctx *x, const struct dix_io *io,
+			     int kind, char *msg, size_t len)
+{
+	if (io->res >= 0) {
+		snprintf(msg, len,
+			 "%s: short %s at offset %llu (LBA %llu): %d of %u bytes",
+			 x->r->t->name, io->dir == DIX_READ ? "read" : "write",
+			 (unsigned long long)io->offset,
+			 (unsigned long long)(io->offset / x->lbs), io->res,
+			 io->len);
+		return;
+	}
+	snprintf(msg, len, "%s: %s error at offset %llu (LBA %llu), %u bytes: %s%s",
+		 x->r->t->name, io->dir == DIX_READ ? "read" : "write",
+		 (unsigned long long)io->offset,
+		 (unsigned long long)(io->offset / x->lbs), io->len,
+		 strerror(-io->res),
+		 kind == DIX_ERR_UNKNOWN ?
+		 " (integrity check failed; the tag is not reported by this engine)" : "");
+	append_detail(msg, len, io);
 }
 
 static void verify_read(struct wctx *x, struct dix_io *io)
@@ -257,6 +299,7 @@ static void injected_write_done(struct wctx *x, struct dix_io *io)
 			 (unsigned long long)io->offset,
 			 (unsigned long long)(io->offset / x->lbs),
 			 io->res < 0 ? strerror(-io->res) : "short write");
+		append_detail(msg, sizeof(msg), io);
 		record_error(x, DIX_ERR_IO, io->offset, msg);
 		return;
 	}
@@ -299,31 +342,23 @@ static int complete(struct wctx *x, struct dix_io *io)
 		kind = DIX_ERR_UNKNOWN;
 	else
 		kind = DIX_ERR_IO;
+	describe_failure(x, io, kind, msg, sizeof(msg));
 	/*
 	 * One retry for I/O errors (a success then counts as recovered);
 	 * integrity failures are what the run is looking for, never retried.
+	 * What the device said about the failure (the sense of a pass-through
+	 * command) is shown even when the retry succeeds: it is all the user
+	 * learns of that Rec; a bare errno would add nothing to the count.
 	 */
 	if (kind == DIX_ERR_IO && !io->retried &&
 	    !__atomic_load_n(&x->r->stop, __ATOMIC_RELAXED)) {
+		if (io->detail[0]) {
+			strncat(msg, "; retrying", sizeof(msg) - strlen(msg) - 1);
+			print_limited(x, kind, msg);
+		}
 		io->retried = 1;
 		return 1;
 	}
-	if (io->res < 0)
-		snprintf(msg, sizeof(msg),
-			 "%s: %s error at offset %llu (LBA %llu), %u bytes: %s%s",
-			 x->r->t->name, io->dir == DIX_READ ? "read" : "write",
-			 (unsigned long long)io->offset,
-			 (unsigned long long)(io->offset / x->lbs), io->len,
-			 strerror(-io->res),
-			 kind == DIX_ERR_UNKNOWN ?
-			 " (integrity check failed; the tag is not reported by this engine)" : "");
-	else
-		snprintf(msg, sizeof(msg),
-			 "%s: short %s at offset %llu (LBA %llu): %d of %u bytes",
-			 x->r->t->name, io->dir == DIX_READ ? "read" : "write",
-			 (unsigned long long)io->offset,
-			 (unsigned long long)(io->offset / x->lbs), io->res,
-			 io->len);
 	record_error(x, kind, io->offset, msg);
 	return 0;
 }
@@ -349,6 +384,7 @@ static void submit(struct wctx *x, struct dix_io *io, int *queued)
 		io->start_ns = dix_now_ns();
 		io->errkind = DIX_ERR_NR;
 		io->recovered = 0;
+		io->detail[0] = '\0';
 		r = x->eng->queue(&x->ectx, io);
 		if (r == DIX_Q_QUEUED) {
 			(*queued)++;

@@ -45,10 +45,6 @@
 #include "profile.h"
 #include "util.h"
 
-#ifndef DIX_PROFILEDIR
-#define DIX_PROFILEDIR "/usr/local/share/dixload/profiles"
-#endif
-
 static const char *sysroot = "/sys";
 
 /*
@@ -334,14 +330,16 @@ static int uring_pi_offered(void)
 
 /* ---- profiles ---- */
 
-static void add_profiles_from(struct probe_result *r, const char *dir)
+/* The loadable profiles of @dir, added to @arg's (a probe_result) list. */
+static int add_profiles_from(const char *dir, void *arg)
 {
+	struct probe_result *r = arg;
 	struct dirent **ents;
 	int i, n;
 
 	n = scandir(dir, &ents, NULL, alphasort);
 	if (n < 0)
-		return;
+		return 0;
 	for (i = 0; i < n; i++) {
 		const char *e = ents[i]->d_name;
 		size_t l = strlen(e);
@@ -372,22 +370,7 @@ next:
 		free(ents[i]);
 	}
 	free(ents);
-}
-
-/* Same search order as profile_find(): ./profiles, $DIXLOAD_PROFILE_PATH, data dir. */
-static void find_profiles(struct probe_result *r)
-{
-	const char *env = getenv("DIXLOAD_PROFILE_PATH");
-
-	add_profiles_from(r, "./profiles");
-	if (env && *env) {
-		char *copy = xstrdup(env), *save = NULL, *d;
-
-		for (d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-			add_profiles_from(r, d);
-		free(copy);
-	}
-	add_profiles_from(r, DIX_PROFILEDIR);
+	return 0;
 }
 
 /* ---- gathering ---- */
@@ -422,7 +405,7 @@ static int probe_gather(struct probe_result *r, const char *path,
 	r->have_uring = true;
 #endif
 	r->uring_pi = uring_pi_offered();
-	find_profiles(r);
+	profile_foreach_dir(add_profiles_from, r);
 
 	if (!r->bv.is_blockdev) {
 		r->kind = PROBE_FILE;

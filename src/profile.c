@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,45 +22,54 @@
 #define DIX_PROFILEDIR "/usr/local/share/dixload/profiles"
 #endif
 
-/* Directories searched, in order; returns how many were filled in. */
-static int profile_dirs(char dirs[][512], int max)
+int profile_foreach_dir(int (*fn)(const char *dir, void *arg), void *arg)
 {
 	const char *env = getenv("DIXLOAD_PROFILE_PATH");
-	int n = 0;
+	int r = fn("./profiles", arg);
 
-	snprintf(dirs[n++], 512, "./profiles");
-	if (env && *env) {
+	if (!r && env && *env) {
 		char *copy = xstrdup(env), *save = NULL, *d;
 
-		for (d = strtok_r(copy, ":", &save); d && n < max - 1;
+		for (d = strtok_r(copy, ":", &save); d && !r;
 		     d = strtok_r(NULL, ":", &save))
-			snprintf(dirs[n++], 512, "%s", d);
+			r = fn(d, arg);
 		free(copy);
 	}
-	snprintf(dirs[n++], 512, "%s", DIX_PROFILEDIR);
-	return n;
+	return r ? r : fn(DIX_PROFILEDIR, arg);
+}
+
+struct find_ctx {
+	const char *name;
+	char *path;
+	size_t len;
+	char tried[1024];	/* "dir, dir, ..." for the error */
+	size_t used;
+};
+
+static int find_in(const char *dir, void *arg)
+{
+	struct find_ctx *c = arg;
+
+	snprintf(c->path, c->len, "%s/%s.profile", dir, c->name);
+	if (!access(c->path, R_OK))
+		return 1;
+	if (c->used < sizeof(c->tried))
+		c->used += snprintf(c->tried + c->used, sizeof(c->tried) - c->used,
+				    "%s%s", c->used ? ", " : "", dir);
+	return 0;
 }
 
 int profile_find(const char *name, char *path, size_t len)
 {
-	char dirs[16][512];
-	int n, i;
-	size_t used = 0;
+	struct find_ctx c = { .name = name, .path = path, .len = len };
 
 	if (strchr(name, '/')) {
 		snprintf(path, len, "%s", name);
 		return access(path, R_OK) ? -errno : 0;
 	}
-	n = profile_dirs(dirs, ARRAY_SIZE(dirs));
-	for (i = 0; i < n; i++) {
-		snprintf(path, len, "%s/%s.profile", dirs[i], name);
-		if (!access(path, R_OK))
-			return 0;
-	}
-	path[0] = '\0';
-	for (i = 0; i < n && used < len; i++)
-		used += snprintf(path + used, len - used, "%s%s", i ? ", " : "",
-				 dirs[i]);
+	if (profile_foreach_dir(find_in, &c))
+		return 0;
+	snprintf(path, len, "%s", c.tried);
 	return -ENOENT;
 }
 
@@ -157,33 +167,33 @@ static void profile_describe(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
+static int list_dir(const char *dir, void *arg)
+{
+	FILE *f = arg;
+	char path[PATH_MAX], desc[256];
+	struct dirent **ents;
+	int k, m = scandir(dir, &ents, NULL, alphasort);
+
+	if (m < 0)
+		return 0;
+	for (k = 0; k < m; k++) {
+		size_t l = strlen(ents[k]->d_name);
+
+		if (l > 8 && !strcmp(ents[k]->d_name + l - 8, ".profile")) {
+			desc[0] = '\0';
+			if (snprintf(path, sizeof(path), "%s/%s", dir,
+				     ents[k]->d_name) < (int)sizeof(path))
+				profile_describe(path, desc, sizeof(desc));
+			fprintf(f, "%-14.*s %s  (%s)\n", (int)(l - 8),
+				ents[k]->d_name, desc, path);
+		}
+		free(ents[k]);
+	}
+	free(ents);
+	return 0;
+}
+
 void profile_list(FILE *f)
 {
-	char dirs[16][512], path[1100], desc[256];
-	int n, i;
-
-	n = profile_dirs(dirs, ARRAY_SIZE(dirs));
-	for (i = 0; i < n; i++) {
-		struct dirent **ents;
-		int k, m = scandir(dirs[i], &ents, NULL, alphasort);
-
-		if (m < 0)
-			continue;
-		for (k = 0; k < m; k++) {
-			size_t l = strlen(ents[k]->d_name);
-
-			if (l > 8 && !strcmp(ents[k]->d_name + l - 8,
-					     ".profile")) {
-				if (snprintf(path, sizeof(path), "%s/%s",
-					     dirs[i], ents[k]->d_name) <
-				    (int)sizeof(path))
-					profile_describe(path, desc,
-							 sizeof(desc));
-				fprintf(f, "%-14.*s %s  (%s)\n", (int)(l - 8),
-					ents[k]->d_name, desc, path);
-			}
-			free(ents[k]);
-		}
-		free(ents);
-	}
+	profile_foreach_dir(list_dir, f);
 }

@@ -26,6 +26,18 @@
 int profile_find(const char *name, char *path, size_t len);
 
 /**
+ * profile_foreach_dir() - walk the directories profile names are looked up
+ * in, in profile_find()'s order: ./profiles, each directory of
+ * $DIXLOAD_PROFILE_PATH, the installed data directory.
+ * @fn: called with each directory (which need not exist) and @arg; a
+ *	non-zero return ends the walk
+ * @arg: passed to @fn
+ *
+ * Return: the non-zero value that ended the walk, or 0.
+ */
+int profile_foreach_dir(int (*fn)(const char *dir, void *arg), void *arg);
+
+/**
  * profile_load() - apply a profile file's settings to @o.
  * @file: path of the profile
  * @o: options to set

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * io_uring.c - io_uring engine (liburing).  Like libaio, queue() fills a
- * submission entry and commit() submits the batch with one system call.
+ * submission entry and commit() submits the batch with one system call
+ * (the ring itself is uringq.c's, shared with the nvme engine).
  *
  * --pi app: each read/write SQE carries a PI attribute (struct
  * io_uring_attr_pi: dixload's metadata buffer, the checks, the app tag and
@@ -24,12 +25,11 @@
 #include "engine.h"
 #include "options.h"
 #include "uring_pi.h"
+#include "uringq.h"
 #include "util.h"
 
 struct uring_data {
-	struct io_uring ring;
-	struct dix_io **ready;
-	int nready;
+	struct uringq q;
 	struct io_uring_attr_pi *pi;	/* per slot with --pi app, else NULL */
 	uint16_t pi_checks;		/* IO_INTEGRITY_CHK_* */
 };
@@ -120,19 +120,19 @@ static int uring_init_pi(struct dix_eng_ctx *ctx, struct uring_data *d)
 	int r;
 
 	memset(&p, 0, sizeof(p));
-	r = io_uring_queue_init_params(ctx->depth, &d->ring, &p);
+	r = uringq_init(&d->q, ctx->depth, &p);
 	if (r)
 		return r;
 	if (!(p.features & IORING_FEAT_RW_ATTR)) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 			 "io_uring PI needs read/write attributes (IORING_FEAT_RW_ATTR, Linux 6.14 or later); this kernel is %s",
 			 kernel_release(&u));
-		io_uring_queue_exit(&d->ring);
+		uringq_exit(&d->q);
 		return -EOPNOTSUPP;
 	}
 	r = uring_pi_format(ctx, d);
 	if (r) {
-		io_uring_queue_exit(&d->ring);
+		uringq_exit(&d->q);
 		return r;
 	}
 	d->pi = xcalloc(ctx->depth, sizeof(*d->pi));
@@ -147,12 +147,11 @@ static int uring_init(struct dix_eng_ctx *ctx)
 	if (ctx->pi_mode == PI_APP)
 		r = uring_init_pi(ctx, d);
 	else
-		r = io_uring_queue_init(ctx->depth, &d->ring, 0);
+		r = uringq_init(&d->q, ctx->depth, NULL);
 	if (r) {
 		free(d);
 		return r;
 	}
-	d->ready = xcalloc(ctx->depth, sizeof(*d->ready));
 	ctx->priv = d;
 	return 0;
 }
@@ -160,7 +159,7 @@ static int uring_init(struct dix_eng_ctx *ctx)
 static int uring_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 {
 	struct uring_data *d = ctx->priv;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->ring);
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->q.ring);
 
 	if (!sqe)
 		return -EBUSY;	/* cannot happen: the ring has depth entries */
@@ -186,46 +185,23 @@ static int uring_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 static int uring_commit(struct dix_eng_ctx *ctx)
 {
 	struct uring_data *d = ctx->priv;
-	int r;
 
-	do {
-		r = io_uring_submit(&d->ring);
-	} while (r == -EINTR || r == -EAGAIN);
-	return r < 0 ? r : 0;
+	return uringq_submit(&d->q);
 }
 
+/* the CQE's result is already bytes or -errno */
 static int uring_getevents(struct dix_eng_ctx *ctx, unsigned int min)
 {
 	struct uring_data *d = ctx->priv;
-	struct io_uring_cqe *cqe;
-	unsigned int head;
-	int r, n = 0;
 
-	if (min) {
-		do {
-			r = io_uring_wait_cqe(&d->ring, &cqe);
-		} while (r == -EINTR);
-		if (r)
-			return r;
-	}
-	io_uring_for_each_cqe(&d->ring, head, cqe) {
-		struct dix_io *io = io_uring_cqe_get_data(cqe);
-
-		io->res = cqe->res;
-		d->ready[n++] = io;
-		if (n == (int)ctx->depth)
-			break;
-	}
-	io_uring_cq_advance(&d->ring, n);
-	d->nready = n;
-	return n;
+	return uringq_getevents(&d->q, min);
 }
 
 static struct dix_io *uring_event(struct dix_eng_ctx *ctx, int i)
 {
 	struct uring_data *d = ctx->priv;
 
-	return d->ready[i];
+	return uringq_event(&d->q, i);
 }
 
 static void uring_cleanup(struct dix_eng_ctx *ctx)
@@ -234,8 +210,7 @@ static void uring_cleanup(struct dix_eng_ctx *ctx)
 
 	if (!d)
 		return;
-	io_uring_queue_exit(&d->ring);
-	free(d->ready);
+	uringq_exit(&d->q);
 	free(d->pi);
 	free(d);
 	ctx->priv = NULL;

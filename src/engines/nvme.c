@@ -16,8 +16,8 @@
  *
  * End-to-end check failures come back as status 0x282 guard, 0x283 app,
  * 0x284 ref (DNR and More bits masked) and are reported by kind with
- * res = -EILSEQ; other statuses are io errors with the status decoded in a
- * warning.
+ * res = -EILSEQ; other statuses are io errors.  Every failed command's status
+ * is decoded in io->detail for the job's error message.
  *
  * Queue depth: io_uring passthrough (IORING_OP_URING_CMD, NVME_URING_CMD_IO)
  * on the namespace's generic char device /dev/ngXnY, when it is there and
@@ -45,9 +45,10 @@
 #include "nvme_parse.h"
 #include "options.h"
 #include "threadq.h"
+#ifdef HAVE_LIBURING
+#include "uringq.h"
+#endif
 #include "util.h"
-
-#define NVME_NOTE_LIMIT	10	/* decoded-status warnings per instance */
 
 /* cdw12 PRINFO bits */
 #define PRINFO_PRACT		(1u << 29)
@@ -82,11 +83,9 @@ struct nvme_data {
 	bool xfer_meta;		/* metadata moves with the data */
 	struct nvme_slot *slot;
 	unsigned int nslot;
-	int notes;
 	bool uring;
 #ifdef HAVE_LIBURING
-	struct io_uring ring;
-	struct dix_io **ready;
+	struct uringq uq;
 #endif
 	struct threadq q;
 };
@@ -175,20 +174,6 @@ static int nvme_build(struct nvme_data *d, struct dix_io *io,
 	return 0;
 }
 
-static void nvme_note(struct nvme_data *d, const struct dix_io *io, int st)
-{
-	int n = __atomic_fetch_add(&d->notes, 1, __ATOMIC_RELAXED);
-
-	if (n >= NVME_NOTE_LIMIT)
-		return;
-	dix_warn("nvme: %s: %s of %u bytes at LBA %llu: NVMe status 0x%x (%s)%s",
-		 d->name, io->dir == DIX_WRITE ? "write" : "read", io->len,
-		 (unsigned long long)(io->offset / d->lbs), st,
-		 nvme_status_to_string(st, false),
-		 n == NVME_NOTE_LIMIT - 1 ?
-		 " (further status reports are not printed)" : "");
-}
-
 /*
  * Account the outcome @st of @io's command: 0 success, > 0 NVMe status,
  * < 0 -errno.  Reads from an extended-LBA namespace are taken apart here.
@@ -219,8 +204,8 @@ static void nvme_finish(struct nvme_data *d, struct dix_io *io, int st)
 			break;
 		}
 		io->res = io->errkind == DIX_ERR_NR ? -EIO : -EILSEQ;
-		if (io->injected == DIX_ERR_NR)	/* expected rejections are no news */
-			nvme_note(d, io, st);
+		snprintf(io->detail, sizeof(io->detail), "NVMe status 0x%x: %s",
+			 st, nvme_status_to_string(st, false));
 		return;
 	}
 	io->res = io->len;
@@ -322,13 +307,15 @@ static int nvme_open_generic(int fd, char *why, size_t len)
 static int nvme_uring_setup(struct dix_eng_ctx *ctx, struct nvme_data *d,
 			    char *why, size_t len)
 {
+	struct io_uring_params p;
 	int r;
 
 	d->ngfd = nvme_open_generic(d->fd, why, len);
 	if (d->ngfd < 0)
 		return d->ngfd;
-	r = io_uring_queue_init(ctx->depth, &d->ring,
-				IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
+	r = uringq_init(&d->uq, ctx->depth, &p);
 	if (r) {
 		snprintf(why, len,
 			 "io_uring with 128-byte SQEs unavailable (%s; Linux 5.19+ needed)",
@@ -337,7 +324,6 @@ static int nvme_uring_setup(struct dix_eng_ctx *ctx, struct nvme_data *d,
 		d->ngfd = -1;
 		return r;
 	}
-	d->ready = xcalloc(ctx->depth, sizeof(*d->ready));
 	d->uring = true;
 	return 0;
 }
@@ -350,7 +336,7 @@ static int nvme_uring_queue(struct nvme_data *d, struct dix_io *io)
 
 	if (r)
 		return r;
-	sqe = io_uring_get_sqe(&d->ring);
+	sqe = io_uring_get_sqe(&d->uq.ring);
 	if (!sqe)
 		return -EBUSY;	/* cannot happen: the ring has depth entries */
 	memset(sqe, 0, 2 * sizeof(*sqe));	/* one 128-byte entry */
@@ -362,30 +348,16 @@ static int nvme_uring_queue(struct nvme_data *d, struct dix_io *io)
 	return DIX_Q_QUEUED;
 }
 
-static int nvme_uring_getevents(struct dix_eng_ctx *ctx, struct nvme_data *d,
-				unsigned int min)
+static int nvme_uring_getevents(struct nvme_data *d, unsigned int min)
 {
-	struct io_uring_cqe *cqe;
-	unsigned int head;
-	int r, n = 0;
+	int i, n = uringq_getevents(&d->uq, min);
 
-	if (min) {
-		do {
-			r = io_uring_wait_cqe(&d->ring, &cqe);
-		} while (r == -EINTR);
-		if (r)
-			return r;
-	}
-	io_uring_for_each_cqe(&d->ring, head, cqe) {
-		struct dix_io *io = io_uring_cqe_get_data(cqe);
+	for (i = 0; i < n; i++) {
+		struct dix_io *io = uringq_event(&d->uq, i);
 
-		/* res: 0, the NVMe status, or -errno */
-		nvme_finish(d, io, cqe->res);
-		d->ready[n++] = io;
-		if (n == (int)ctx->depth)
-			break;
+		/* the CQE's result: 0, the NVMe status, or -errno */
+		nvme_finish(d, io, io->res);
 	}
-	io_uring_cq_advance(&d->ring, n);
 	return n;
 }
 #endif
@@ -559,14 +531,8 @@ static int nvme_commit(struct dix_eng_ctx *ctx)
 	struct nvme_data *d = ctx->priv;
 
 #ifdef HAVE_LIBURING
-	if (d->uring) {
-		int r;
-
-		do {
-			r = io_uring_submit(&d->ring);
-		} while (r == -EINTR || r == -EAGAIN);
-		return r < 0 ? r : 0;
-	}
+	if (d->uring)
+		return uringq_submit(&d->uq);
 #endif
 	threadq_commit(&d->q);
 	return 0;
@@ -578,7 +544,7 @@ static int nvme_getevents(struct dix_eng_ctx *ctx, unsigned int min)
 
 #ifdef HAVE_LIBURING
 	if (d->uring)
-		return nvme_uring_getevents(ctx, d, min);
+		return nvme_uring_getevents(d, min);
 #endif
 	return threadq_getevents(&d->q, min);
 }
@@ -589,7 +555,7 @@ static struct dix_io *nvme_event(struct dix_eng_ctx *ctx, int i)
 
 #ifdef HAVE_LIBURING
 	if (d->uring)
-		return d->ready[i];
+		return uringq_event(&d->uq, i);
 #endif
 	return threadq_event(&d->q, i);
 }
@@ -602,8 +568,7 @@ static void nvme_cleanup(struct dix_eng_ctx *ctx)
 		return;
 #ifdef HAVE_LIBURING
 	if (d->uring) {
-		io_uring_queue_exit(&d->ring);
-		free(d->ready);
+		uringq_exit(&d->uq);
 		close(d->ngfd);
 	} else
 #endif

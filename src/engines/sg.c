@@ -14,8 +14,9 @@
  *	not involved in pass-through, so "kernel" means the same as "off").
  *
  * Sense: ASC 0x10 ASCQ 1/2/3 -> guard/app/ref (res -EILSEQ with errkind),
- * RECOVERED ERROR -> success with io->recovered, anything else -> -EIO with
- * the sense decoded (sg3_utils' tables) in a warning.
+ * RECOVERED ERROR -> success with io->recovered, anything else -> -EIO.
+ * Every failure carries the status and sense decoded with sg3_utils' tables
+ * in io->detail, for the job's error message.
  *
  * SG_IO blocks, so queue depth is one thread per slot (threadq.c); every
  * command goes through dix_sg_transport so the unit test can stand in for
@@ -39,7 +40,6 @@
 
 #define SG_SENSE_LEN	96
 #define SG_TIMEOUT_MS	60000
-#define SG_NOTE_LIMIT	10	/* decoded-sense warnings per engine instance */
 #define DIF_TUPLE	8	/* T10 DIF: guard 2, app 2, ref 4 */
 
 static int sg_ioctl_transport(int fd, struct sg_io_hdr *hdr)
@@ -64,7 +64,6 @@ struct sg_data {
 	int cdb32;		/* Type 2 with PI in the buffer: 32-byte CDBs */
 	struct sg_slot *slot;
 	unsigned int nslot;
-	int notes;
 };
 
 static inline void put_be16(uint8_t *p, uint16_t v)
@@ -101,13 +100,13 @@ static void sg_hdr(struct sg_io_hdr *h, uint8_t *cdb, int cdb_len, int dir,
 }
 
 /*
- * "Check Condition, Medium Error: Unrecovered read error (ASC 0x11 ASCQ
- * 0x00)", with the host status in front when there is one.
+ * "SCSI status Check Condition, Medium Error: Unrecovered read error (ASC
+ * 0x11 ASCQ 0x00)", with the host status in front when there is one.
  */
 static void sg_describe(const struct sg_io_hdr *h, const struct scsi_sense *s,
 			int have_sense, char *out, size_t len)
 {
-	char st[64], key[64], asc[96], host[40] = "";
+	char st[32], key[32], asc[80], host[24] = "";
 
 	if (h->host_status)
 		snprintf(host, sizeof(host), "host status 0x%x, ",
@@ -121,17 +120,18 @@ static void sg_describe(const struct sg_io_hdr *h, const struct scsi_sense *s,
 	sg_get_sense_key_str(s->sense_key, sizeof(key), key);
 	sg_get_asc_ascq_str(s->asc, s->ascq, sizeof(asc), asc);
 	if (s->info_valid)
-		snprintf(out, len, "%s%s, %s: %s (ASC 0x%02x ASCQ 0x%02x) at LBA %llu",
+		snprintf(out, len, "%sSCSI status %s, %s: %s (ASC 0x%02x ASCQ 0x%02x) at LBA %llu",
 			 host, st, key, asc, s->asc, s->ascq,
 			 (unsigned long long)s->info);
 	else
-		snprintf(out, len, "%s%s, %s: %s (ASC 0x%02x ASCQ 0x%02x)",
+		snprintf(out, len, "%sSCSI status %s, %s: %s (ASC 0x%02x ASCQ 0x%02x)",
 			 host, st, key, asc, s->asc, s->ascq);
 }
 
 /*
  * The outcome of a completed SG_IO: 0 success, 1 success with a recovered
  * error, or -errno with *kind set for protection information failures.
+ * Unless it is 0, @msg describes the status and sense.
  * Sense data is believed even next to a host status: initiators and
  * scsi_debug report a failed PI check as DID_ABORT plus the device's
  * sense, and the sense is what names the tag.
@@ -170,20 +170,6 @@ static int sg_outcome(const struct sg_io_hdr *h, char *msg, size_t len,
 	default:
 		return -EIO;
 	}
-}
-
-static void sg_note(struct sg_data *d, const struct dix_io *io,
-		    const char *msg)
-{
-	int n = __atomic_fetch_add(&d->notes, 1, __ATOMIC_RELAXED);
-
-	if (n >= SG_NOTE_LIMIT)
-		return;
-	dix_warn("sg: %s: %s of %u bytes at LBA %llu: %s%s", d->name,
-		 io->dir == DIX_WRITE ? "write" : "read", io->len,
-		 (unsigned long long)(io->offset / d->lbs), msg,
-		 n == SG_NOTE_LIMIT - 1 ?
-		 " (further sense reports are not printed)" : "");
 }
 
 /* data block i, then its tuple: the buffer a DIF disk reads and writes */
@@ -240,7 +226,6 @@ static void sg_run(void *arg, struct dix_io *io)
 	uint32_t per = d->lbs + (d->prot ? DIF_TUPLE : 0);
 	size_t xfer = (size_t)nblk * per;
 	void *buf = io->buf;
-	char msg[256];
 
 	if (d->prot) {
 		if (io->idx >= d->nslot || !io->meta ||
@@ -283,14 +268,13 @@ static void sg_run(void *arg, struct dix_io *io)
 		io->res = r;
 		return;
 	}
-	r = sg_outcome(&h, msg, sizeof(msg), &kind);
+	r = sg_outcome(&h, io->detail, sizeof(io->detail), &kind);
 	if (r < 0) {
 		io->res = r;
 		io->errkind = kind;
-		if (io->injected == DIX_ERR_NR)	/* an expected rejection is no news */
-			sg_note(d, io, msg);
 		return;
 	}
+	io->detail[0] = '\0';	/* a recovered error is no failure */
 	io->recovered = r == 1;
 	if (h.resid > 0 && (size_t)h.resid <= xfer)
 		xfer -= h.resid;

@@ -18,7 +18,8 @@
 
 /**
  * typedef threadq_fn - perform @io synchronously and set io->res (and
- * io->errkind / io->recovered) before returning; runs in a pool thread.
+ * io->errkind / io->recovered / io->detail) before returning; runs in a
+ * pool thread.
  * @arg: the engine's argument given to threadq_init()
  * @io: the I/O
  */

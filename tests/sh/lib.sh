@@ -27,3 +27,49 @@ scratch_file() {
 	f="$WORK/$1"
 	echo "$f"
 }
+
+# need_root WHAT - skip unless root; WHAT names what needs it.
+need_root() { [ "$(id -u)" = 0 ] || skip "not root (needed for $*)"; }
+
+# need_tools TOOL... - skip, naming the first TOOL not installed.
+need_tools() {
+	for t in "$@"; do
+		command -v "$t" >/dev/null || skip "$t not installed"
+	done
+}
+
+# need_dixload - the built binary must exist: make check builds it first.
+need_dixload() { [ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"; }
+
+# make_image SIZE - a sparse image file $WORK/img of SIZE (truncate's units),
+# for a test to put a filesystem or partition table in before make_loop.
+make_image() { truncate -s "$1" "$WORK/img" || hard "truncate $WORK/img"; }
+
+# make_loop [LOSETUP-OPTION...] - attach $WORK/img to a free loop device,
+# set $LOOP, and detach it on exit; skip when no loop device is free.
+make_loop() {
+	LOOP=$(losetup --find --show "$@" "$WORK/img" 2>/dev/null) ||
+		skip "no loop device available"
+	on_exit "losetup -d $LOOP"
+}
+
+# make_loop_parts FIRST-SIZE - write a dos partition table with two Linux
+# partitions (FIRST-SIZE, then the rest) to $WORK/img and make_loop it with
+# partition scanning; skip when the kernel shows no ${LOOP}p1 and p2.
+make_loop_parts() {
+	printf ',%s,L\n,,L\n' "$1" | sfdisk -q "$WORK/img" >/dev/null 2>&1 ||
+		hard "sfdisk failed"
+	make_loop --partscan
+	# Kernels without the msdos partition parser scan nothing: add them by hand.
+	[ -b "${LOOP}p2" ] || partx -a "$LOOP" 2>/dev/null
+	[ -b "${LOOP}p1" ] && [ -b "${LOOP}p2" ] ||
+		skip "the kernel shows no partitions of $LOOP"
+}
+
+# mount_scratch DEV - mount DEV on $WORK/mnt, unmounted on exit (unless the
+# test did it already); skip when it cannot be mounted here.
+mount_scratch() {
+	mkdir -p "$WORK/mnt" || hard "mkdir $WORK/mnt"
+	mount "$1" "$WORK/mnt" 2>/dev/null || skip "cannot mount $1 here"
+	on_exit "umount '$WORK/mnt' 2>/dev/null"
+}

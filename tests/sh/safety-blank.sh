@@ -2,12 +2,11 @@
 # Safety: a blank loop device (no signature, no partitions, not mounted) is written without --force; the file backing a loop device is refused.
 . "$top_srcdir/tests/sh/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "not root (needed for losetup)"
-command -v losetup >/dev/null || skip "losetup not installed"
-[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
-truncate -s 16m "$WORK/img" || hard "truncate"
-LOOP=$(losetup --find --show "$WORK/img" 2>/dev/null) || skip "no loop device available"
-on_exit "losetup -d $LOOP"
+need_root losetup
+need_tools losetup
+need_dixload
+make_image 16m
+make_loop
 
 run_dix "$WORK/o" "$WORK/e" --dev "$LOOP" --rw write --size 1m --interval 0 ||
 	fail "blank loop device refused: $(cat "$WORK/e")"

@@ -2,8 +2,8 @@
 # Safety: a regular file holding an ext4 image is refused (exit 1, naming ext4) and accepted with --force; blank and new files need no --force.
 . "$top_srcdir/tests/sh/lib.sh"
 
-command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 not installed"
-[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
+need_tools mkfs.ext4
+need_dixload
 img=$WORK/fs.img
 truncate -s 8m "$img" || hard "truncate"
 mkfs.ext4 -q -F -L dixtest "$img" >/dev/null 2>&1 || hard "mkfs.ext4 failed"

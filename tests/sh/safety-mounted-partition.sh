@@ -2,21 +2,13 @@
 # Safety: a disk whose partition is mounted is refused for writing even with --force (exit 1, naming the partition and its mount point).
 . "$top_srcdir/tests/sh/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "not root (needed for losetup and mount)"
-for t in losetup sfdisk partx mkfs.ext4 mount umount; do
-	command -v $t >/dev/null || skip "$t not installed"
-done
-[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
-truncate -s 32m "$WORK/img" || hard "truncate"
-printf ',16M,L\n,,L\n' | sfdisk -q "$WORK/img" >/dev/null 2>&1 || hard "sfdisk failed"
-LOOP=$(losetup --find --show --partscan "$WORK/img" 2>/dev/null) || skip "no loop device available"
-on_exit "losetup -d $LOOP"
-[ -b "${LOOP}p2" ] || partx -a "$LOOP" 2>/dev/null
-[ -b "${LOOP}p2" ] || skip "the kernel shows no partitions of $LOOP"
+need_root losetup and mount
+need_tools losetup sfdisk partx mkfs.ext4 mount umount
+need_dixload
+make_image 32m
+make_loop_parts 16M
 mkfs.ext4 -q -F "${LOOP}p2" >/dev/null 2>&1 || hard "mkfs.ext4 on ${LOOP}p2"
-mkdir "$WORK/mnt" || hard "mkdir"
-mount "${LOOP}p2" "$WORK/mnt" 2>/dev/null || skip "cannot mount ext4 here"
-on_exit "umount '$WORK/mnt'"
+mount_scratch "${LOOP}p2"
 
 run_dix "$WORK/o" "$WORK/e" --dev "$LOOP" --rw write --size 1m --interval 0 --force; st=$?
 [ "$st" = 1 ] || fail "disk with a mounted partition written with --force: exit $st ($(cat "$WORK/e"))"

@@ -2,18 +2,13 @@
 # Safety: a mounted loop device is refused for writing even with --force (exit 1, naming the mount point); reading it is allowed.
 . "$top_srcdir/tests/sh/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "not root (needed for losetup and mount)"
-for t in losetup mkfs.ext4 mount umount blkid; do
-	command -v $t >/dev/null || skip "$t not installed"
-done
-[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
-truncate -s 32m "$WORK/img" || hard "truncate"
+need_root losetup and mount
+need_tools losetup mkfs.ext4 mount umount blkid
+need_dixload
+make_image 32m
 mkfs.ext4 -q -F "$WORK/img" >/dev/null 2>&1 || hard "mkfs.ext4 failed"
-LOOP=$(losetup --find --show "$WORK/img" 2>/dev/null) || skip "no loop device available"
-on_exit "losetup -d $LOOP"
-mkdir "$WORK/mnt" || hard "mkdir"
-mount "$LOOP" "$WORK/mnt" 2>/dev/null || skip "cannot mount ext4 here"
-on_exit "umount '$WORK/mnt' 2>/dev/null"
+make_loop
+mount_scratch "$LOOP"
 echo "precious" > "$WORK/mnt/data" && sync
 
 for force in "" --force; do

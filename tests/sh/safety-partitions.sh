@@ -2,18 +2,11 @@
 # Safety: a loop device with a partition table and partitions is refused (naming the partitions and the table type); --force writes.
 . "$top_srcdir/tests/sh/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "not root (needed for losetup)"
-for t in losetup sfdisk partx blkid; do
-	command -v $t >/dev/null || skip "$t not installed"
-done
-[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
-truncate -s 32m "$WORK/img" || hard "truncate"
-printf ',8M,L\n,,L\n' | sfdisk -q "$WORK/img" >/dev/null 2>&1 || hard "sfdisk failed"
-LOOP=$(losetup --find --show --partscan "$WORK/img" 2>/dev/null) || skip "no loop device available"
-on_exit "losetup -d $LOOP"
-# Kernels without the msdos partition parser scan nothing: add them by hand.
-[ -b "${LOOP}p1" ] || partx -a "$LOOP" 2>/dev/null
-[ -b "${LOOP}p2" ] || skip "the kernel shows no partitions of $LOOP"
+need_root losetup
+need_tools losetup sfdisk partx blkid
+need_dixload
+make_image 32m
+make_loop_parts 8M
 name=${LOOP#/dev/}
 
 run_dix "$WORK/o" "$WORK/e" --dev "$LOOP" --rw write --size 1m --interval 0; st=$?

@@ -2,14 +2,11 @@
 # Safety: a loop device in use as swap is refused for writing even with --force (exit 1, naming active swap).
 . "$top_srcdir/tests/sh/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "not root (needed for losetup and swapon)"
-for t in losetup mkswap swapon swapoff; do
-	command -v $t >/dev/null || skip "$t not installed"
-done
-[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
-truncate -s 16m "$WORK/img" || hard "truncate"
-LOOP=$(losetup --find --show "$WORK/img" 2>/dev/null) || skip "no loop device available"
-on_exit "losetup -d $LOOP"
+need_root losetup and swapon
+need_tools losetup mkswap swapon swapoff
+need_dixload
+make_image 16m
+make_loop
 mkswap "$LOOP" >/dev/null 2>&1 || hard "mkswap"
 # Lowest priority: the kernel uses it only when every other swap is full.
 swapon -p -100 "$LOOP" 2>/dev/null || skip "swapon on a loop device not possible here"

@@ -17,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tap.h"
+
 /**
- * hexfile_load() - read tests/data/@name below $top_srcdir into @buf.
- * Return: the number of bytes, or -1 (message on stderr) when the file is
+ * hexfile_read() - parse tests/data/@name below $top_srcdir into @buf.
+ * Return: the number of bytes, or -1 (reason on stderr) when the file is
  * missing, malformed or longer than @max.
  */
-static inline long hexfile_load(const char *name, uint8_t *buf, size_t max)
+static inline long hexfile_read(const char *name, uint8_t *buf, size_t max)
 {
 	const char *top = getenv("top_srcdir");
 	char path[1024];
@@ -78,6 +80,21 @@ bad:
 	}
 	fclose(f);
 	return (long)end;
+}
+
+/**
+ * hexfile_load() - hexfile_read(), and a failed TAP test of its own when
+ * the file cannot be loaded, so the checks of the parsed data that follow
+ * do not fail without the cause.
+ * Return: as hexfile_read().
+ */
+static inline long hexfile_load(const char *name, uint8_t *buf, size_t max)
+{
+	long n = hexfile_read(name, buf, max);
+
+	if (n < 0)
+		ok(0, "load %s", name);
+	return n;
 }
 
 #endif

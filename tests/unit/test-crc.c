@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "crc.h"
+#include "rnd.h"
 #include "tap.h"
 
 /* ---- references ---- */
@@ -96,14 +97,6 @@ static uint64_t run(const struct crc_impl *c, const void *p, size_t len)
 }
 
 static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
 
 static const uint64_t check[DIX_GUARD_NR] = {
 	[DIX_GUARD_CRC16] = 0xd0db,
@@ -343,8 +336,7 @@ int main(void)
 
 	if (!buf)
 		return 99;
-	for (i = 0; i < len; i++)
-		buf[i] = (unsigned char)(rnd() >> 32);
+	rnd_fill(&rnd_state, buf, len);
 
 	test_references();
 	for (i = 0; i < n; i++) {

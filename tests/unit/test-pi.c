@@ -12,23 +12,10 @@
 #include <string.h>
 
 #include "pi.h"
+#include "rnd.h"
 #include "tap.h"
 
 static uint64_t rnd_state = 0x2545f4914f6cdd1dull;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
-static void fill(unsigned char *p, size_t n)
-{
-	while (n--)
-		*p++ = (unsigned char)(rnd() >> 24);
-}
 
 /* The portable table implementation, so expected guards do not come from
  * the dispatch that pi.c itself uses. */
@@ -118,7 +105,7 @@ static void bufs_alloc(struct bufs *b, const struct pi_format *f)
 	b->mlen = pi_meta_len(f, NR);
 	b->data = malloc(b->dlen);
 	b->meta = b->mlen ? malloc(b->mlen) : NULL;
-	fill(b->data, b->dlen);
+	rnd_fill(&rnd_state, b->data, b->dlen);
 	if (b->meta)
 		memset(b->meta, 0x5a, b->mlen);
 	if (f->interleaved) {
@@ -172,7 +159,7 @@ static void test_one(const struct pi_format *f)
 	struct pi_fail fl, what;
 	struct pi_tuple t;
 	size_t tsz = pi_tuple_size(f->guard), i, j;
-	uint64_t lba = 0x10000000ull + (rnd() & 0xffffff);
+	uint64_t lba = 0x10000000ull + (rnd_next(&rnd_state) & 0xffffff);
 	unsigned int bad_tuple = 0, bad_other = 0;
 	long r;
 	int e;
@@ -182,7 +169,7 @@ static void test_one(const struct pi_format *f)
 	pi_io_init(&io, f, lba);
 	io.app = 0x1234;
 	if (f->type == PI_TYPE2)
-		io.ref = 0xabc00000ull + (rnd() & 0xfff);	/* not the LBA */
+		io.ref = 0xabc00000ull + (rnd_next(&rnd_state) & 0xfff);	/* not the LBA */
 
 	is_int(pi_generate(f, b.data, b.meta, NR, &io), 0, "generate");
 	for (i = 0; i < NR; i++) {
@@ -365,7 +352,7 @@ static void test_impls_interoperate(void)
 			continue;
 		f.ms = pi_tuple_size(f.guard) + 8;
 		buf = malloc(pi_data_len(&f, 4));
-		fill(buf, pi_data_len(&f, 4));
+		rnd_fill(&rnd_state, buf, pi_data_len(&f, 4));
 		pi_io_init(&io, &f, 42);
 		crc_force(t[i].guard, t[i].name);
 		pi_generate(&f, buf, NULL, 4, &io);
@@ -437,7 +424,7 @@ static void test_args(void)
 	struct pi_io io;
 
 	pi_io_init(&io, &f, 0);
-	fill(data, sizeof(data));
+	rnd_fill(&rnd_state, data, sizeof(data));
 	is_int(pi_generate(&f, data, NULL, 2, &io), -EINVAL, "separate layout needs a metadata buffer");
 	is_int(pi_verify(&f, data, NULL, 2, &io, NULL), -EINVAL, "...for verify too");
 	is_int(pi_generate(&f, data, meta, 2, &io), 0, "generate 2 intervals");
@@ -489,7 +476,7 @@ static void test_long_buffer(void)
 	struct pi_fail fl, what;
 	struct pi_io io;
 
-	fill(data, nr * 512);
+	rnd_fill(&rnd_state, data, nr * 512);
 	pi_io_init(&io, &f, 5000);
 	pi_generate(&f, data, meta, nr, &io);
 	is_int(pi_verify(&f, data, meta, nr, &io, &fl), 0, "100 intervals verify clean");

@@ -25,6 +25,20 @@ static const char *write_file(const char *name, const char *text)
 	return path;
 }
 
+static struct {
+	char dirs[8][256];
+	int n;
+	int stop_at;	/* return non-zero at this many directories, 0: never */
+} walk;
+
+static int walk_dir(const char *d, void *arg)
+{
+	if (arg != &walk || walk.n >= 8)
+		return -1;
+	snprintf(walk.dirs[walk.n++], sizeof(walk.dirs[0]), "%s", d);
+	return walk.n == walk.stop_at ? walk.n : 0;
+}
+
 int main(void)
 {
 	struct dix_opts o;
@@ -71,6 +85,21 @@ int main(void)
 	ok(strstr(path, dir) != NULL, "not-found lists the dirs searched: %s", path);
 	is_int(profile_find("./nope/x.profile", path, sizeof(path)), -ENOENT,
 	       "a path with / is read as a file");
+
+	/* the search order profile_find() and probe share */
+	setenv("DIXLOAD_PROFILE_PATH", "/d/one:/d/two", 1);
+	walk.n = 0;
+	walk.stop_at = 0;
+	is_int(profile_foreach_dir(walk_dir, &walk), 0, "walk to the end returns 0");
+	ok(walk.n == 4 && !strcmp(walk.dirs[0], "./profiles") &&
+	   !strcmp(walk.dirs[1], "/d/one") && !strcmp(walk.dirs[2], "/d/two") &&
+	   !strcmp(walk.dirs[3], DIX_PROFILEDIR),
+	   "walk: ./profiles, the path in order, the data dir (%d dirs)", walk.n);
+	walk.n = 0;
+	walk.stop_at = 2;
+	is_int(profile_foreach_dir(walk_dir, &walk), 2, "a non-zero return ends the walk");
+	is_int(walk.n, 2, "no directory after the one that ended the walk");
+	setenv("DIXLOAD_PROFILE_PATH", dir, 1);
 
 	/* every shipped profile parses and declares its format */
 	if (src) {

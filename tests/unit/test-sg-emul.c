@@ -24,6 +24,7 @@
 #include "engines/sg.h"
 #include "options.h"
 #include "pi.h"
+#include "rnd.h"
 #include "tap.h"
 
 extern const struct dix_engine engine_sg;
@@ -263,16 +264,6 @@ struct bufs {
 
 static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
 
-static void fill(uint8_t *p, size_t n)
-{
-	while (n--) {
-		rnd_state ^= rnd_state << 13;
-		rnd_state ^= rnd_state >> 7;
-		rnd_state ^= rnd_state << 17;
-		*p++ = (uint8_t)(rnd_state >> 32);
-	}
-}
-
 static void io_setup(struct bufs *b, unsigned int idx, uint32_t nblk)
 {
 	memset(b, 0, sizeof(*b));
@@ -304,6 +295,7 @@ static struct dix_io *run1(struct dix_eng_ctx *ctx, struct dix_io *io,
 	io->res = 0;
 	io->errkind = DIX_ERR_NR;
 	io->recovered = 0;
+	io->detail[0] = '\0';
 	if (engine_sg.queue(ctx, io) != DIX_Q_QUEUED)
 		return NULL;
 	if (engine_sg.commit(ctx))
@@ -332,7 +324,7 @@ static void gen(const struct pi_format *f, struct bufs *b, uint64_t lba,
 	p.ref = ref;
 	b->io.ref = ref;
 	b->io.app = p.app;
-	fill(b->data, b->io.len);
+	rnd_fill(&rnd_state, b->data, b->io.len);
 	pi_generate(f, b->data, b->meta, b->io.len / LBS, &p);
 }
 
@@ -372,6 +364,7 @@ static void test_type1(void)
 	ok(io == &w.io, "write completes through the ops");
 	is_int(w.io.res, 8 * LBS, "protected write: all bytes");
 	is_int(w.io.errkind, DIX_ERR_NR, "protected write: no error kind");
+	is_str(w.io.detail, "", "protected write: no failure detail");
 	ok(emu.cdb_len == 16 && emu.cdb[0] == 0x8a && emu.cdb[1] >> 5 == 1,
 	   "WRITE(16) with WRPROTECT=1");
 	is_int(be64(emu.cdb + 2), 16, "WRITE(16) LBA");
@@ -401,6 +394,9 @@ static void test_type1(void)
 	io = run1(&ctx, &w.io, DIX_WRITE, 32);
 	ok(io && w.io.res == -EILSEQ, "bad guard: write fails with EILSEQ");
 	is_int(w.io.errkind, DIX_ERR_GUARD, "bad guard -> errkind guard (sense 0x10/1)");
+	ok(!strncmp(w.io.detail, "SCSI status Check Condition, Aborted Command: ", 46) &&
+	   strstr(w.io.detail, " (ASC 0x10 ASCQ 0x01) at LBA 35"),
+	   "bad guard: the sense decoded in the detail (%s)", w.io.detail);
 	ok(emu.pi[32][0] == 0xff && emu.pi[35][0] == 0xff, "bad guard: nothing written");
 
 	gen(&f, &w, 32, 32);
@@ -431,12 +427,16 @@ static void test_type1(void)
 	ok(r.io.res == 8 * LBS && r.io.recovered == 1,
 	   "RECOVERED ERROR sense: success with recovered set");
 	is_int(r.io.errkind, DIX_ERR_NR, "recovered: no error kind");
+	is_str(r.io.detail, "", "recovered: no failure detail");
 	ok(!memcmp(r.data, emu.data[16], 8 * LBS), "recovered read: data delivered");
 
 	emu.medium_next = 1;
 	run1(&ctx, &r.io, DIX_READ, 16);
 	ok(r.io.res == -EIO && r.io.errkind == DIX_ERR_NR,
 	   "MEDIUM ERROR sense: io error, no PI kind");
+	ok(!strncmp(r.io.detail, "SCSI status Check Condition, Medium Error: ", 43) &&
+	   strstr(r.io.detail, " (ASC 0x11 ASCQ 0x00)"),
+	   "MEDIUM ERROR: the sense decoded in the detail (%s)", r.io.detail);
 
 	io_free(&w);
 	io_free(&r);
@@ -523,7 +523,7 @@ static void test_off(void)
 	is_int(ctx_init(&ctx, PI_OFF, 2), 0, "--pi off: init");
 	io_setup(&w, 0, 8);
 	io_setup(&r, 1, 8);
-	fill(w.data, 8 * LBS);
+	rnd_fill(&rnd_state, w.data, 8 * LBS);
 	run1(&ctx, &w.io, DIX_WRITE, 200);
 	ok(w.io.res == 8 * LBS && emu.cdb[1] >> 5 == 0 && emu.dxfer_len == 8 * LBS,
 	   "--pi off: WRPROTECT=0, plain 512-byte blocks");

@@ -26,12 +26,6 @@ need_vm()
 		skip "kernel package '$DIXVM_KERNEL' cannot be had: $(grep 'error:' "$WORK/fetch.log" | tail -n 1)"
 }
 
-# need_dixload - the built binary must exist: make check builds it first.
-need_dixload()
-{
-	[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
-}
-
 # vm OPTIONS... -- COMMAND... - run dixvm with the test kernel and timeout;
 # its work directory goes under $WORK/tmp so a test can look for leftovers.
 vm()

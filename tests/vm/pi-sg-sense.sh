@@ -1,5 +1,5 @@
 #!/bin/sh
-# sg engine --pi off on scsi_debug (default kernel): --pi app refused (scsi_debug stores interleaved PI as data), clean load; with opts=0x20 (DIF error) switched on mid-run every command fails with sense 0x10/1, counted as guard errors while the run goes on, exit 3; with opts=0x8 every 50th command ends in RECOVERED ERROR, counted as Rec with zero errors, exit 0.
+# sg engine --pi off on scsi_debug (default kernel): --pi app refused (scsi_debug stores interleaved PI as data), clean load; with opts=0x20 (DIF error) switched on mid-run every command fails with sense 0x10/1, counted as guard errors while the run goes on, exit 3; with opts=0x8 every 50th command ends in RECOVERED ERROR, counted as Rec with zero errors, exit 0; with opts=0x2 the read over LBA 0x1234 fails with MEDIUM ERROR and so does its retry: one io error, exit 2, both failures printed with the decoded sense.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
 need_vm
@@ -22,15 +22,26 @@ vm -- sh -c "$PI_GUEST_RUN
 	echo 50 > \$P/every_nth; echo 0x8 > \$P/opts
 	run recovered \$common --rw randrw --runtime 2 --interval 0
 	echo 0 > \$P/opts; echo 0 > \$P/every_nth
+	echo 0x2 > \$P/opts
+	run medium \$common --rw read --verify off --interval 0
+	echo 0 > \$P/opts
 	true" > "$WORK/out" 2> "$WORK/err"
 pi_vm_status $?
-grep -q '^\[dif-error\] .*sg: /dev/sda: .*Logical block guard check failed (ASC 0x10 ASCQ 0x01)' "$WORK/err" ||
-	fail "no decoded guard sense in the warnings: $(grep '^\[dif-error\]' "$WORK/err" | head -n 3)"
+grep -q '^\[dif-error\] dixload: sda: .* error at offset .*SCSI status .*Logical block guard check failed (ASC 0x10 ASCQ 0x01)' "$WORK/err" ||
+	fail "no decoded guard sense in the error messages: $(grep '^\[dif-error\]' "$WORK/err" | head -n 3)"
 grep -q '^\[app-refused\] .*engine sg: setup failed: .*scsi_debug does not take PI interleaved' "$WORK/err" ||
 	fail "sg --pi app on scsi_debug not refused with the reason: $(grep '^\[app-refused\]' "$WORK/err")"
+# opts=0x2: reads of LBAs 0x1234-0x123d fail with MEDIUM ERROR; the 16k read
+# at LBA 4640 covers them, its retry fails too: both say what the disk said
+medium='^\[medium\] dixload: sda: read error at offset 2375680 (LBA 4640), 16384 bytes: Input/output error (SCSI status .*Medium Error: .*Unrecovered read error (ASC 0x11 ASCQ 0x00)'
+grep -q "$medium.*); retrying\$" "$WORK/err" ||
+	fail "no retry note with the sense for the medium error: $(grep '^\[medium\]' "$WORK/err" | head -n 3)"
+grep -q "$medium.*)\$" "$WORK/err" ||
+	fail "no error message with the sense for the medium error: $(grep '^\[medium\]' "$WORK/err" | head -n 3)"
 # a RECOVERED ERROR taken for a failure would pass on the retry and also
-# count as Rec: the engine's sense warnings tell the two apart
-! grep -q '^\[recovered\] .*sg: /dev/sda' "$WORK/err" ||
+# count as Rec: the job prints a failure with sense even when its retry
+# succeeds, so any error message tells the two apart
+! grep -q '^\[recovered\] dixload: sda: .* error at offset' "$WORK/err" ||
 	fail "recovered errors were reported as failures: $(grep '^\[recovered\]' "$WORK/err" | head -n 3)"
 
 pi_check '
@@ -54,5 +65,11 @@ if s:
     check(all(v == 0 for k, v in s["errors"].items() if k != "recovered"),
           "recovered: errors %s" % s["errors"])
     check(s["read_ops"] > 0 and s["write_ops"] > 0, "recovered: no load")
+r, s = summary("medium")
+if s:
+    check(r["status"] == 2, "medium: exit %d, want 2 (I/O errors)" % r["status"])
+    check(s["errors"].get("io") == 1 and
+          all(v == 0 for k, v in s["errors"].items() if k not in ("io", "recovered")),
+          "medium: want exactly one io error: %s" % s["errors"])
 ' || fail "checks failed (guest stderr: $(tail -c 1500 "$WORK/err"))"
 exit 0
