@@ -36,6 +36,8 @@ const struct dix_option dix_options[] = {
 	  "I/O size: a power of two, a multiple of the logical block size" },
 	{ "iodepth", OPT_UINT, OFF(iodepth), "1", NULL, 1, 4096, 0, "N",
 	  "I/Os in flight per job (sync engine: always 1)" },
+	{ "iodepth-batch", OPT_UINT, OFF(iodepth_batch), "4", NULL, 1, 4096, 0,
+	  "N", "I/Os per submit call (larger: less CPU; smaller: an async device starts sooner)" },
 	{ "jobs", OPT_UINT, OFF(jobs), "1", NULL, 1, 256, 0, "N",
 	  "worker threads, each on its own slice of the region" },
 	{ "size", OPT_SIZE, OFF(size), "0", NULL, 0, 0, 0, "SIZE",

@@ -36,6 +36,7 @@ struct str_list {
  * @rwmixread: percentage of reads for rw/randrw
  * @bs: I/O size in bytes (power of two, multiple of the logical block size)
  * @iodepth: I/Os in flight per job
+ * @iodepth_batch: I/Os handed to the kernel per submit system call
  * @jobs: worker threads; the region is split evenly between them
  * @size: bytes of the region (0 = to the end of the device or file)
  * @offset: start of the region in bytes
@@ -63,6 +64,7 @@ struct dix_opts {
 	uint64_t rwmixread;
 	uint64_t bs;
 	uint64_t iodepth;
+	uint64_t iodepth_batch;
 	uint64_t jobs;
 	uint64_t size;
 	uint64_t offset;
