@@ -212,10 +212,9 @@ static int check_geometry(struct dix_opts *o, struct dix_target *t)
 	return 0;
 }
 
-static int check_pi_format(const struct dix_opts *o, const struct dix_target *t)
+static int check_pi_format(const struct dix_opts *o,
+			   const struct dix_engine *e, const struct dix_target *t)
 {
-	const struct dix_engine *e = engine_find(o->engine);
-
 	if (o->pi == PI_OFF && !(e->flags & DIX_ENG_PIOFF) &&
 	    strcmp(t->integrity.format, "none")) {
 		dix_err("--pi off: %s has integrity format %s and the kernel adds PI to what engine %s sends (write_generate=%d); use an engine that bypasses the block layer (sg, nvme) or write 0 to /sys/block/%s/integrity/write_generate and read_verify",
@@ -300,6 +299,7 @@ static int run_main(int argc, char **argv)
 	struct dix_opts o;
 	struct dix_target t;
 	struct dix_run r;
+	const struct dix_engine *eng;
 	char err[1024];
 	int list_profiles = 0, status, write;
 
@@ -313,7 +313,8 @@ static int run_main(int argc, char **argv)
 		dix_err("--dev PATH is required (a block device or a file; see --help)");
 		return DIX_EXIT_USAGE;
 	}
-	if (!engine_find(o.engine)) {
+	eng = engine_find(o.engine);
+	if (!eng) {
 		const struct dix_engine *const *e;
 		size_t n = 0;
 
@@ -324,7 +325,7 @@ static int run_main(int argc, char **argv)
 			o.engine, err);
 		return DIX_EXIT_USAGE;
 	}
-	if (check_pi_mode(&o, engine_find(o.engine)))
+	if (check_pi_mode(&o, eng))
 		return DIX_EXIT_USAGE;
 	if (actions_check(&o, err, sizeof(err))) {
 		dix_err("%s", err);
@@ -348,7 +349,7 @@ static int run_main(int argc, char **argv)
 		dix_err("%s", err);
 		return DIX_EXIT_USAGE;
 	}
-	if (check_geometry(&o, &t) || check_pi_format(&o, &t)) {
+	if (check_geometry(&o, &t) || check_pi_format(&o, eng, &t)) {
 		target_close(&t);
 		return DIX_EXIT_USAGE;
 	}
@@ -356,7 +357,7 @@ static int run_main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
 	r.t = &t;
-	r.eng = engine_find(o.engine);
+	r.eng = eng;
 	r.wake_fd = -1;
 	status = run_load(&r);
 	target_close(&t);

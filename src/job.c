@@ -5,9 +5,10 @@
  * Keep @iodepth I/Os in flight: pick the next (direction, offset), make
  * sure it does not touch a block with a write in flight, prepare the data
  * (headers and pattern for writes), queue it, commit the batch, reap
- * completions, account and verify them.  A failed I/O is retried once; if
- * the retry succeeds it counts as recovered (Rec), otherwise as an error
- * of its kind (Err).
+ * completions, account and verify them.  An I/O that fails with an I/O
+ * error is retried once; if the retry succeeds it counts as recovered
+ * (Rec), otherwise as an error (Err).  Integrity failures are never
+ * retried: they are counted by kind at once.
  */
 #include "config.h"
 
@@ -106,7 +107,6 @@ struct wctx {
 	struct gen g;
 	uint32_t seq;
 	uint32_t lbs;
-	uint64_t seed;
 	int printed[DIX_ERR_NR];
 	int pi_app;		/* --pi app: dixload generates and checks PI */
 	struct pi_format pif;	/* the job's view: separate metadata */
@@ -119,16 +119,6 @@ static inline void cadd(uint64_t *p, uint64_t v)
 {
 	/* sole writer: a relaxed store is enough for the meter's loads */
 	__atomic_store_n(p, *p + v, __ATOMIC_RELAXED);
-}
-
-static uint64_t total_errors(const struct dix_worker *w)
-{
-	uint64_t n = 0;
-	int k;
-
-	for (k = 0; k < DIX_ERR_NR; k++)
-		n += w->c.errors[k];
-	return n;
 }
 
 /* Print @msg unless the messages of @kind are used up. */
@@ -154,7 +144,7 @@ static void record_error(struct wctx *x, int kind, uint64_t offset,
 	if (w->nfirst[kind] < DIX_FIRST_LBAS)
 		w->first_lba[kind][w->nfirst[kind]++] = offset / x->lbs;
 	print_limited(x, kind, msg);
-	if (x->o->max_errors && total_errors(w) >= x->o->max_errors)
+	if (x->o->max_errors && counters_errors(&w->c) >= x->o->max_errors)
 		run_request_stop(x->r);
 }
 
@@ -307,29 +297,36 @@ static void injected_write_done(struct wctx *x, struct dix_io *io)
 	cadd(&w->c.caught[kind], 1);
 }
 
-/* Account a finished I/O.  Returns 1 when it must be queued again. */
-static int complete(struct wctx *x, struct dix_io *io)
+/* Latency, bytes and ops of an I/O that transferred all its bytes. */
+static void account_done(struct wctx *x, const struct dix_io *io)
 {
 	struct dix_worker *w = x->w;
-	uint64_t now = dix_now_ns();
+
+	lat_add(&w->lat[io->dir], dix_now_ns() - io->start_ns);
+	cadd(&w->c.bytes[io->dir], io->len);
+	cadd(&w->c.ops[io->dir], 1);
+}
+
+/*
+ * Account a finished I/O.  Returns 1 when it must be queued again.
+ * A write carrying an injected fault is never retried: its rejection is
+ * the answer.
+ */
+static int complete(struct wctx *x, struct dix_io *io)
+{
 	char msg[512];
 	int kind;
 
 	if (io->injected != DIX_ERR_NR) {
-		if (io->res == (int32_t)io->len) {
-			lat_add(&w->lat[io->dir], now - io->start_ns);
-			cadd(&w->c.bytes[io->dir], io->len);
-			cadd(&w->c.ops[io->dir], 1);
-		}
+		if (io->res == (int32_t)io->len)
+			account_done(x, io);
 		injected_write_done(x, io);
 		return 0;
 	}
 	if (io->res == (int32_t)io->len) {
-		if ((io->retried || io->recovered) )
-			cadd(&w->c.recovered, 1);
-		lat_add(&w->lat[io->dir], now - io->start_ns);
-		cadd(&w->c.bytes[io->dir], io->len);
-		cadd(&w->c.ops[io->dir], 1);
+		if (io->retried || io->recovered)
+			cadd(&x->w->c.recovered, 1);
+		account_done(x, io);
 		if (io->dir == DIX_READ && x->pi_app)
 			pi_check_read(x, io);
 		if (io->dir == DIX_READ && x->o->verify != VERIFY_OFF)
@@ -424,7 +421,6 @@ static void pi_prepare(struct wctx *x, struct dix_io *io)
 		       &what))
 		return;
 	io->injected = inj;
-	io->retried = 1;	/* a rejected fault is the answer, not a retry */
 	cadd(&x->w->c.injected[inj], 1);
 }
 
@@ -514,12 +510,14 @@ static int worker_setup(struct wctx *x)
 		}
 		x->free[x->nfree++] = &x->ios[depth - 1 - i];
 	}
-	x->track = rw_writes(o->rw) && o->verify != VERIFY_OFF;
-	if (rw_writes(o->rw) && depth > 1)
-		x->track = 1;	/* two writes to one block: order undefined */
+	/*
+	 * Track ranges when a read could see a write in flight (verified
+	 * data) or two writes to one block could be in flight (order
+	 * undefined).
+	 */
+	x->track = rw_writes(o->rw) && (o->verify != VERIFY_OFF || depth > 1);
 	if (x->track && inflight_init(&x->fl, depth))
 		return -ENOMEM;
-	x->seed = o->seed;
 	gen_init(&x->g, (w->end - w->start) / o->bs, rw_is_random(o->rw),
 		 o->runtime > 0, o->seed * 0x2545f4914f6cdd1dull + w->id + 1);
 	return 0;
@@ -563,8 +561,7 @@ void *worker_main(void *arg)
 	struct wctx x = { .w = w, .r = w->run, .o = w->run->o,
 			  .eng = w->run->eng };
 	uint64_t pend_off = 0;
-	int have_pend = 0, pend_dir = 0, exhausted = 0, commit_failed = 0;
-	int i, n;
+	int have_pend = 0, pend_dir = 0, exhausted = 0, i, n;
 	uint64_t bs = x.o->bs;
 
 	w->err = worker_setup(&x);
@@ -605,7 +602,7 @@ void *worker_main(void *arg)
 			io->injected = DIX_ERR_NR;
 			if (io->dir == DIX_WRITE)
 				verify_fill(io->buf, bs, x.lbs, io->offset,
-					    x.seed, ++x.seq);
+					    x.o->seed, ++x.seq);
 			if (x.pi_app)
 				pi_prepare(&x, io);
 			if (x.track)
@@ -620,20 +617,16 @@ void *worker_main(void *arg)
 			 * I/O only when it is submitted.
 			 */
 			if ((unsigned int)queued >= x.batch) {
-				if (commit_batch(&x)) {
-					commit_failed = 1;
+				if (commit_batch(&x))
 					break;
-				}
 				queued = 0;
 			}
 		}
-		if (commit_failed)
-			break;
 		/* on failure, the engine's cleanup waits for what is in flight */
-		if (queued && commit_batch(&x))
+		if (w->err || (queued && commit_batch(&x)))
 			break;
 		if (!x.inflight_n) {
-			if (stopping || exhausted || w->err)
+			if (stopping || exhausted)
 				break;
 			continue;
 		}

@@ -125,14 +125,14 @@ void report_event(struct dix_run *r, const struct dix_event *ev)
 /* A latency in ns as a short human string with its unit. */
 static const char *lat_str(uint64_t ns, char *buf, size_t len)
 {
-	if (ns < 10000)
+	if (ns < 1000)
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else if (ns < 10000)
 		snprintf(buf, len, "%llu us", (unsigned long long)(ns + 500) / 1000);
 	else if (ns < 10000000)
 		snprintf(buf, len, "%.2f ms", ns / 1e6);
 	else
 		snprintf(buf, len, "%.1f ms", ns / 1e6);
-	if (ns < 1000)
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
 	return buf;
 }
 
