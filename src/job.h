@@ -13,8 +13,6 @@
 
 struct dix_run;
 
-#define DIX_FIRST_LBAS	8	/* LBAs remembered per error kind */
-
 /**
  * struct dix_worker - one worker thread.
  * @id: 0 .. jobs-1

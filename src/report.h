@@ -24,7 +24,7 @@
 struct dix_totals {
 	struct dix_counters c;
 	struct lat_hist lat[DIX_DIR_NR];
-	uint64_t first_lba[DIX_ERR_NR][8];
+	uint64_t first_lba[DIX_ERR_NR][DIX_FIRST_LBAS];
 	int nfirst[DIX_ERR_NR];
 	uint64_t unwritten;
 	double elapsed;

@@ -161,7 +161,7 @@ static void gather(struct dix_run *r, struct dix_totals *t)
 		lat_merge(&t->lat[DIX_WRITE], &w->lat[DIX_WRITE]);
 		t->unwritten += w->unwritten;
 		for (k = 0; k < DIX_ERR_NR; k++)
-			for (j = 0; j < w->nfirst[k] && t->nfirst[k] < 8; j++)
+			for (j = 0; j < w->nfirst[k] && t->nfirst[k] < DIX_FIRST_LBAS; j++)
 				t->first_lba[k][t->nfirst[k]++] =
 					w->first_lba[k][j];
 	}

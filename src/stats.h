@@ -30,6 +30,8 @@ int dix_errkind_is_integrity(enum dix_errkind k);
 
 enum dix_dir { DIX_READ, DIX_WRITE, DIX_DIR_NR };
 
+#define DIX_FIRST_LBAS	8	/* failing LBAs remembered per error kind */
+
 /*
  * Latency histogram: log-linear buckets (16 sub-buckets per power of two of
  * nanoseconds), ~6 % resolution, fixed memory, mergeable across threads.
