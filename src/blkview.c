@@ -27,19 +27,24 @@
 int blkview_attr(const char *dir, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	size_t n;
-	int r;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	r = read_sysfs_str(path, buf, len);
-	if (r)
-		return r;
-	/* SCSI model/vendor attributes are blank padded. */
-	n = strlen(buf);
-	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\n'))
-		buf[--n] = '\0';
-	return 0;
+	/* It strips the blanks that pad SCSI model/vendor attributes too. */
+	return read_sysfs_str(path, buf, len);
+}
+
+int blkview_ctrl_attr(const char *diskdir, const char *name, char *buf,
+		      size_t len)
+{
+	char rel[NAME_MAX + 16];
+
+	snprintf(rel, sizeof(rel), "device/%s", name);
+	if (!blkview_attr(diskdir, rel, buf, len))
+		return 0;
+	/* An NVMe multipath head node has no device/: its subsystem has. */
+	snprintf(rel, sizeof(rel), "../%s", name);
+	return blkview_attr(diskdir, rel, buf, len);
 }
 
 static unsigned int attr_uint(const char *dir, const char *rel)
@@ -58,6 +63,19 @@ static bool has(const char *dir, const char *rel)
 	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path))
 		return false;
 	return access(path, F_OK) == 0;
+}
+
+/* Cut partition directory @dir to its disk's; return whether it was one. */
+static bool to_disk_dir(char *dir)
+{
+	char *slash;
+
+	if (!has(dir, "partition"))
+		return false;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	return true;
 }
 
 static void base_name(const char *path, char *out, size_t len)
@@ -90,7 +108,6 @@ int blkview_sysdir(const char *sysroot, unsigned int major, unsigned int minor,
 int blkview_diskdir(const char *sysroot, const struct blkview *bv, char *dir,
 		    size_t len)
 {
-	char *slash;
 	int r;
 
 	if (!bv->major && !bv->minor)
@@ -98,11 +115,7 @@ int blkview_diskdir(const char *sysroot, const struct blkview *bv, char *dir,
 	r = blkview_sysdir(sysroot, bv->major, bv->minor, dir, len);
 	if (r)
 		return r;
-	if (has(dir, "partition")) {
-		slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
-	}
+	to_disk_dir(dir);
 	return 0;
 }
 
@@ -263,7 +276,6 @@ int blkview_read_dev(const char *sysroot, unsigned int major,
 		     unsigned int minor, struct blkview *bv)
 {
 	char dir[PATH_MAX], diskdir[PATH_MAX], buf[32];
-	char *slash;
 	int r;
 
 	blkview_init(bv);
@@ -277,12 +289,7 @@ int blkview_read_dev(const char *sysroot, unsigned int major,
 	base_name(dir, bv->name, sizeof(bv->name));
 
 	strcpy(diskdir, dir);
-	if (has(dir, "partition")) {
-		bv->is_partition = true;
-		slash = strrchr(diskdir, '/');
-		if (slash)
-			*slash = '\0';
-	}
+	bv->is_partition = to_disk_dir(diskdir);
 	base_name(diskdir, bv->disk, sizeof(bv->disk));
 	bv->is_dm = has(diskdir, "dm");
 	blkview_list_dir(diskdir, "slaves", bv->slaves, sizeof(bv->slaves));

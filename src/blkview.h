@@ -182,4 +182,15 @@ int blkview_chardev_block(const char *sysroot, unsigned int major,
  */
 int blkview_attr(const char *dir, const char *rel, char *buf, size_t len);
 
+/**
+ * blkview_ctrl_attr() - attribute @name of the device or controller behind
+ * the disk whose sysfs directory is @diskdir: device/@name, or ../@name for
+ * an NVMe multipath head node (whose controller serial, model ... sit on
+ * the parent nvme-subsystem directory).
+ *
+ * Return: 0 or -errno (neither exists).
+ */
+int blkview_ctrl_attr(const char *diskdir, const char *name, char *buf,
+		      size_t len);
+
 #endif

@@ -34,9 +34,7 @@
 #endif
 #ifdef HAVE_LIBURING
 #include <liburing.h>
-#ifndef IORING_FEAT_RW_ATTR
-#define IORING_FEAT_RW_ATTR (1U << 16)	/* Debian 12's headers predate it */
-#endif
+#include "uring_pi.h"
 #endif
 
 #include "blkview.h"
@@ -299,11 +297,8 @@ static void nvme_view(struct probe_result *r, const char *diskdir,
 {
 	struct probe_nvme *n = &r->nvme;
 
-	/* Plain namespace: device/ is the controller; multipath: the parent. */
-	if (blkview_attr(diskdir, "device/serial", n->serial, sizeof(n->serial)))
-		blkview_attr(diskdir, "../serial", n->serial, sizeof(n->serial));
-	if (blkview_attr(diskdir, "device/model", n->model, sizeof(n->model)))
-		blkview_attr(diskdir, "../model", n->model, sizeof(n->model));
+	blkview_ctrl_attr(diskdir, "serial", n->serial, sizeof(n->serial));
+	blkview_ctrl_attr(diskdir, "model", n->model, sizeof(n->model));
 #ifdef HAVE_NVME
 	nvme_ask(node, n, raw);
 #else
@@ -420,9 +415,9 @@ static int probe_gather(struct probe_result *r, const char *path,
 		r->kind = PROBE_NVME;
 		nvme_view(r, diskdir, node, raw);
 	} else {
-		char rel[] = "device/scsi_level", buf[16];
+		char buf[16];
 
-		if (!blkview_attr(diskdir, rel, buf, sizeof(buf))) {
+		if (!blkview_attr(diskdir, "device/scsi_level", buf, sizeof(buf))) {
 			r->kind = PROBE_SCSI;
 			scsi_view(r, diskdir, node, raw);
 		}
@@ -604,8 +599,7 @@ void probe_print_json(FILE *f, const struct probe_result *r)
 
 	fputs(",\"profiles\":[", f);
 	for (i = 0, n = 0; i < r->nprofiles; i++) {
-		if (strcmp(r->profiles[i].pi_format, bv->format) &&
-		    strcmp(r->profiles[i].pi_format, "any"))
+		if (!probe_profile_fits(&r->profiles[i], bv->format))
 			continue;
 		if (n++)
 			fputc(',', f);

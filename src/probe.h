@@ -183,6 +183,12 @@ void probe_engines(const struct probe_result *r, const char *mode, char *out,
 const char *probe_expected_format(const struct probe_result *r);
 
 /**
+ * probe_profile_fits() - whether profile @p can run on a target of kernel
+ * integrity format @format: it declares that format or "any".
+ */
+bool probe_profile_fits(const struct probe_profile *p, const char *format);
+
+/**
  * probe_print_json() - @r as one JSON object on one line: keys "device",
  * "kind", "name", "disk", "queue", "integrity", "scsi" or "nvme", "engines",
  * "profiles", "diagnosis".

@@ -45,6 +45,24 @@ static bool format_has_pi(const char *fmt)
 	return !strncmp(fmt, "T10-DIF-", 8) || !strncmp(fmt, "EXT-DIF-", 8);
 }
 
+/* The SCSI drive is formatted with PI (READ CAPACITY(16) PROT_EN). */
+static bool scsi_drive_pi(const struct probe_result *r)
+{
+	return r->kind == PROBE_SCSI && r->scsi.rc_ok && r->scsi.rc.prot_en;
+}
+
+/* The NVMe namespace is formatted with PI (DPS protection type). */
+static bool nvme_drive_pi(const struct probe_result *r)
+{
+	return r->kind == PROBE_NVME && r->nvme.ns_ok &&
+	       r->nvme.f.protection_type;
+}
+
+bool probe_profile_fits(const struct probe_profile *p, const char *format)
+{
+	return !strcmp(p->pi_format, format) || !strcmp(p->pi_format, "any");
+}
+
 /* The NVMe driver's own condition for using PI (else metadata is "nop"). */
 static bool nvme_kernel_uses_pi(const struct probe_nvme *n)
 {
@@ -57,7 +75,7 @@ static bool nvme_kernel_uses_pi(const struct probe_nvme *n)
 
 const char *probe_expected_format(const struct probe_result *r)
 {
-	if (r->kind == PROBE_SCSI && r->scsi.rc_ok && r->scsi.rc.prot_en) {
+	if (scsi_drive_pi(r)) {
 		bool ip = r->scsi.guard_type > 0 &&
 			  (r->scsi.guard_type & SHOST_GUARD_IP);
 		bool t3 = r->scsi.rc.protection_type == 3;
@@ -166,7 +184,7 @@ static void diag_scsi(struct probe_result *r)
 		    bv->format);
 	}
 
-	if (s->rc_ok && s->rc.prot_en) {
+	if (scsi_drive_pi(r)) {
 		unsigned int t = s->rc.protection_type;
 
 		if (s->inq_ok && !s->inq.protect)
@@ -259,11 +277,8 @@ void probe_engines(const struct probe_result *r, const char *mode, char *out,
 		   size_t len)
 {
 	bool kpi = format_has_pi(r->bv.format);
-	bool scsi_pi = r->kind == PROBE_SCSI && r->scsi.rc_ok &&
-		       r->scsi.rc.prot_en;
-	bool nvme_pi = r->kind == PROBE_NVME && r->nvme.ns_ok &&
-		       r->nvme.f.protection_type &&
-		       r->nvme.n.guard_bits != 32;
+	bool scsi_pi = scsi_drive_pi(r);
+	bool nvme_pi = nvme_drive_pi(r) && r->nvme.n.guard_bits != 32;
 	size_t used = 0;
 
 	out[0] = '\0';
@@ -313,19 +328,16 @@ static void diag_engines(struct probe_result *r)
 	if (list[0]) {
 		say(r, "--pi app: engines %s (dixload generates and checks PI itself)%s%s",
 		    list,
-		    r->kind == PROBE_SCSI && r->scsi.rc_ok &&
-		    r->scsi.rc.protection_type == 2 ?
+		    scsi_drive_pi(r) && r->scsi.rc.protection_type == 2 ?
 		    "; sg uses READ(32)/WRITE(32) for Type 2" : "",
 		    r->have_uring && r->uring_pi != 1 && format_has_pi(fmt) ?
 		    "; io_uring PI attributes are not offered by this kernel" : "");
 	} else {
 		const char *why = "the target carries no PI";
 
-		if (r->kind == PROBE_SCSI && r->scsi.rc_ok && r->scsi.rc.prot_en &&
-		    !r->have_sg)
+		if (scsi_drive_pi(r) && !r->have_sg)
 			why = "dixload was built without libsgutils2 (sg engine)";
-		else if (r->kind == PROBE_NVME && r->nvme.ns_ok &&
-			 r->nvme.f.protection_type && !r->have_nvme)
+		else if (nvme_drive_pi(r) && !r->have_nvme)
 			why = "dixload was built without libnvme (nvme engine)";
 		else if (r->kind == PROBE_NVME && r->nvme.n.guard_bits == 32)
 			why = "the nvme engine has no 32-bit-guard PI";
@@ -347,8 +359,7 @@ static void diag_profiles(struct probe_result *r)
 	for (i = 0; i < r->nprofiles; i++) {
 		const struct probe_profile *p = &r->profiles[i];
 
-		if (strcmp(p->pi_format, r->bv.format) &&
-		    strcmp(p->pi_format, "any"))
+		if (!probe_profile_fits(p, r->bv.format))
 			continue;
 		used += snprintf(fit + used, used < sizeof(fit) ?
 				 sizeof(fit) - used : 0, "%s%s", used ? ", " : "",

@@ -249,14 +249,8 @@ const char *safety_scratch_kind(const char *diskdir)
 	if (!blkview_attr(diskdir, "device/model", buf, sizeof(buf)) &&
 	    !strcmp(buf, "scsi_debug"))
 		return "scsi_debug";
-	/*
-	 * The NVMe controller serial is on device/ for a plain namespace and
-	 * on the parent nvme-subsystem directory for a multipath head node.
-	 */
-	if ((!blkview_attr(diskdir, "device/serial", buf, sizeof(buf)) &&
-	     !strcmp(buf, "dixvm-scratch")) ||
-	    (!blkview_attr(diskdir, "../serial", buf, sizeof(buf)) &&
-	     !strcmp(buf, "dixvm-scratch")))
+	if (!blkview_ctrl_attr(diskdir, "serial", buf, sizeof(buf)) &&
+	    !strcmp(buf, "dixvm-scratch"))
 		return "dixvm NVMe";
 	return NULL;
 }

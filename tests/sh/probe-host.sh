@@ -2,7 +2,7 @@
 # dixload probe on this host: a regular file and (as root) a loop device give one JSON object with the fixed keys; a missing device is exit 1.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
-[ -x "$DIXLOAD" ] || hard "dixload binary $DIXLOAD not built"
+need_dixload
 
 run_dix "$WORK/o" "$WORK/e" probe "$WORK/nonexistent" --json; st=$?
 [ "$st" = 1 ] || fail "missing device: exit $st, want 1"
@@ -12,8 +12,8 @@ grep -q "$WORK/nonexistent: No such file or directory" "$WORK/e" ||
 run_dix "$WORK/o" "$WORK/e" probe; st=$?
 [ "$st" = 1 ] || fail "probe without DEV: exit $st, want 1"
 
-truncate -s 1m "$WORK/file" || hard "truncate"
-run_dix "$WORK/o" "$WORK/e" probe "$WORK/file" --json || fail "probe file: $(cat "$WORK/e")"
+make_image 1m
+run_dix "$WORK/o" "$WORK/e" probe "$WORK/img" --json || fail "probe file: $(cat "$WORK/e")"
 python3 - "$WORK/o" <<'PY' || fail "file JSON: $(cat "$WORK/o")"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -29,10 +29,10 @@ assert p["pi_modes"]["kernel"] == [] and "libaio" in p["pi_modes"]["off"], p["pi
 assert any(l.startswith("regular file") for l in p["diagnosis"]), p["diagnosis"]
 PY
 
-[ "$(id -u)" = 0 ] || skip "not root: loop device part skipped (file part passed)"
-command -v losetup >/dev/null || skip "losetup not installed (file part passed)"
-LOOP=$(losetup --find --show "$WORK/file" 2>/dev/null) || skip "no loop device (file part passed)"
-on_exit "losetup -d $LOOP"
+echo "file part passed"
+need_root "the loop device part"
+need_tools losetup
+make_loop
 run_dix "$WORK/o" "$WORK/e" probe "$LOOP" --json || fail "probe $LOOP: $(cat "$WORK/e")"
 python3 - "$WORK/o" "$LOOP" <<'PY' || fail "loop JSON: $(cat "$WORK/o")"
 import json, os, sys

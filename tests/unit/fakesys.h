@@ -31,11 +31,11 @@ static inline void fs_mkdirs(const char *root, const char *rel)
 	mkdir(path, 0755);
 }
 
-/** fs_write() - create @root/@rel (and its directories) holding @text. */
-static inline void fs_write(const char *root, const char *rel, const char *text)
+/** fs_mkparent() - mkdir -p the directory @root/@rel goes in; @rel's path. */
+static inline void fs_mkparent(const char *root, const char *rel, char *path,
+			       size_t len)
 {
-	char path[PATH_MAX], dir[PATH_MAX], *slash;
-	FILE *f;
+	char dir[PATH_MAX], *slash;
 
 	snprintf(dir, sizeof(dir), "%s", rel);
 	slash = strrchr(dir, '/');
@@ -43,7 +43,16 @@ static inline void fs_write(const char *root, const char *rel, const char *text)
 		*slash = '\0';
 		fs_mkdirs(root, dir);
 	}
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(path, len, "%s/%s", root, rel);
+}
+
+/** fs_write() - create @root/@rel (and its directories) holding @text. */
+static inline void fs_write(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	fs_mkparent(root, rel, path, sizeof(path));
 	f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "# cannot create %s: %s\n", path, strerror(errno));
@@ -56,15 +65,9 @@ static inline void fs_write(const char *root, const char *rel, const char *text)
 /** fs_link() - symlink @root/@rel -> @target (relative, as sysfs has them). */
 static inline void fs_link(const char *root, const char *rel, const char *target)
 {
-	char path[PATH_MAX], dir[PATH_MAX], *slash;
+	char path[PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s", rel);
-	slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		fs_mkdirs(root, dir);
-	}
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	fs_mkparent(root, rel, path, sizeof(path));
 	unlink(path);
 	if (symlink(target, path)) {
 		fprintf(stderr, "# cannot link %s: %s\n", path, strerror(errno));

@@ -1,7 +1,6 @@
 #!/bin/sh
 # dixload probe on a QEMU NVMe namespace pi=3,ms=16,pil=1: protection type 3, 16 bytes of metadata, PI first, kernel format T10-DIF-TYPE3-CRC.
 . "$top_srcdir/tests/vm/lib.sh"
-[ -x "$DIXVM" ] || skip "scripts/dixvm not there yet"
 need_vm
 need_dixload
 need_python

@@ -1,7 +1,6 @@
 #!/bin/sh
 # Safety in the guest: scsi_debug and the dixvm NVMe namespace are scratch devices written without --force even when they carry ext2, but never while mounted; a loop device with ext2 is refused.
 . "$top_srcdir/tests/vm/lib.sh"
-[ -x "$DIXVM" ] || skip "scripts/dixvm not there yet"
 need_vm
 need_dixload
 

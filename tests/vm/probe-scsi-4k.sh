@@ -1,7 +1,6 @@
 #!/bin/sh
 # dixload probe on scsi_debug dif=2 dix=1 sector_size=4096: 4096-byte logical blocks and a 4096-byte protection interval.
 . "$top_srcdir/tests/vm/lib.sh"
-[ -x "$DIXVM" ] || skip "scripts/dixvm not there yet"
 need_vm
 need_dixload
 need_python

@@ -1,7 +1,6 @@
 #!/bin/sh
 # dixload probe on scsi_debug dif=2 dix=1: prot_en true, protection type 2, kernel format T10-DIF-TYPE1-CRC (Type 2 shown as TYPE1), interval 512.
 . "$top_srcdir/tests/vm/lib.sh"
-[ -x "$DIXVM" ] || skip "scripts/dixvm not there yet"
 need_vm
 need_dixload
 need_python

@@ -1,7 +1,6 @@
 #!/bin/sh
 # dixload probe on scsi_debug dif=0 dix=1: the drive has no PI (prot_en false) and the diagnosis reports DIX0, host-side only.
 . "$top_srcdir/tests/vm/lib.sh"
-[ -x "$DIXVM" ] || skip "scripts/dixvm not there yet"
 need_vm
 need_dixload
 need_python
