@@ -171,6 +171,36 @@ void *pi_tuple_ptr(const struct pi_format *f, void *data, void *meta, size_t i)
 	return meta_ptr(f, data, meta, i) + tuple_off(f);
 }
 
+void pi_interleave(void *dst, const void *data, const void *meta,
+		   size_t interval, size_t ms, size_t nr)
+{
+	unsigned char *b = dst;
+	const unsigned char *d = data, *m = meta;
+	size_t i;
+
+	for (i = 0; i < nr; i++, d += interval, m += ms) {
+		memcpy(b, d, interval);
+		memcpy(b + interval, m, ms);
+		b += interval + ms;
+	}
+}
+
+void pi_deinterleave(const void *src, void *data, void *meta,
+		     size_t interval, size_t ms, size_t nr)
+{
+	const unsigned char *b = src;
+	unsigned char *d = data, *m = meta;
+	size_t i;
+
+	for (i = 0; i < nr; i++, d += interval, b += interval + ms) {
+		memcpy(d, b, interval);
+		if (m) {
+			memcpy(m, b + interval, ms);
+			m += ms;
+		}
+	}
+}
+
 static inline void put_be16(unsigned char *p, uint16_t v)
 {
 	v = htobe16(v);

@@ -175,6 +175,34 @@ size_t pi_data_len(const struct pi_format *f, size_t nr);
 size_t pi_meta_len(const struct pi_format *f, size_t nr);
 
 /**
+ * pi_interleave() - the interleaved layout of @nr intervals: each
+ * @interval bytes of @data followed by its @ms bytes of @meta, into @dst.
+ * @dst: nr * (@interval + @ms) bytes
+ * @data: nr * @interval bytes
+ * @meta: nr * @ms bytes (separate layout)
+ * @interval: data bytes per interval
+ * @ms: metadata bytes per interval
+ * @nr: number of intervals
+ *
+ * For wires that want the metadata inside the data buffer (a DIF disk over
+ * SG_IO, NVMe extended LBAs) while the job keeps it separate.
+ */
+void pi_interleave(void *dst, const void *data, const void *meta,
+		   size_t interval, size_t ms, size_t nr);
+
+/**
+ * pi_deinterleave() - undo pi_interleave(): split @src into @data and @meta.
+ * @src: nr * (@interval + @ms) bytes
+ * @data: receives nr * @interval bytes
+ * @meta: receives nr * @ms bytes, or NULL to drop the metadata
+ * @interval: data bytes per interval
+ * @ms: metadata bytes per interval
+ * @nr: number of intervals
+ */
+void pi_deinterleave(const void *src, void *data, void *meta,
+		     size_t interval, size_t ms, size_t nr);
+
+/**
  * pi_tuple_ptr() - where interval @i's tuple lives.
  * @f: the format
  * @data: data buffer

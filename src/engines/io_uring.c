@@ -31,7 +31,6 @@
 struct uring_data {
 	struct uringq q;
 	struct io_uring_attr_pi *pi;	/* per slot with --pi app, else NULL */
-	uint16_t pi_checks;		/* IO_INTEGRITY_CHK_* */
 };
 
 static const char *kernel_release(struct utsname *u)
@@ -40,7 +39,7 @@ static const char *kernel_release(struct utsname *u)
 }
 
 /* The device's PI format, as the block layer describes it. */
-static int uring_pi_format(struct dix_eng_ctx *ctx, struct uring_data *d)
+static int uring_pi_format(struct dix_eng_ctx *ctx)
 {
 	struct logical_block_metadata_cap cap;
 	struct utsname u;
@@ -106,17 +105,20 @@ static int uring_pi_format(struct dix_eng_ctx *ctx, struct uring_data *d)
 			 cap.lbmd_pi_size, cap.lbmd_pi_offset);
 		return -EOPNOTSUPP;
 	}
-	d->pi_checks = IO_INTEGRITY_CHK_GUARD | IO_INTEGRITY_CHK_APPTAG;
-	if (ctx->pif.type != PI_TYPE3)
-		d->pi_checks |= IO_INTEGRITY_CHK_REFTAG;
 	return 0;
 }
 
-/* --pi app: a ring on a kernel with read/write attributes, and the format. */
+/*
+ * --pi app: a ring on a kernel with read/write attributes, the format, and
+ * a PI attribute per slot whose checks are set here once (queue() fills in
+ * the per-I/O fields).
+ */
 static int uring_init_pi(struct dix_eng_ctx *ctx, struct uring_data *d)
 {
 	struct io_uring_params p;
 	struct utsname u;
+	uint16_t checks = IO_INTEGRITY_CHK_GUARD | IO_INTEGRITY_CHK_APPTAG;
+	unsigned int i;
 	int r;
 
 	memset(&p, 0, sizeof(p));
@@ -130,12 +132,16 @@ static int uring_init_pi(struct dix_eng_ctx *ctx, struct uring_data *d)
 		uringq_exit(&d->q);
 		return -EOPNOTSUPP;
 	}
-	r = uring_pi_format(ctx, d);
+	r = uring_pi_format(ctx);
 	if (r) {
 		uringq_exit(&d->q);
 		return r;
 	}
-	d->pi = xcalloc(ctx->depth, sizeof(*d->pi));
+	if (ctx->pif.type != PI_TYPE3)
+		checks |= IO_INTEGRITY_CHK_REFTAG;
+	d->pi = xcalloc(ctx->depth, sizeof(*d->pi));	/* rsvd stays 0 */
+	for (i = 0; i < ctx->depth; i++)
+		d->pi[i].flags = checks;
 	return 0;
 }
 
@@ -170,12 +176,10 @@ static int uring_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 	if (d->pi) {
 		struct io_uring_attr_pi *a = &d->pi[io->idx];
 
-		a->flags = d->pi_checks;
 		a->app_tag = io->app;
 		a->len = io->meta_len;
 		a->addr = (uintptr_t)io->meta;
 		a->seed = io->ref;
-		a->rsvd = 0;
 		uring_sqe_set_attr(sqe, a, IORING_RW_ATTR_FLAG_PI);
 	}
 	io_uring_sqe_set_data(sqe, io);

@@ -77,7 +77,7 @@ struct nvme_data {
 	uint32_t lbs;		/* data bytes per logical block */
 	unsigned int ms;	/* metadata bytes per logical block */
 	bool ext;		/* extended LBAs */
-	unsigned int guard_bits;
+	uint32_t ref_hi_mask;	/* ref tag bits 32.. that go in cdw3 */
 	bool app;		/* --pi app */
 	uint32_t prinfo;	/* PRINFO bits of every command */
 	bool xfer_meta;		/* metadata moves with the data */
@@ -120,7 +120,6 @@ static int nvme_build(struct nvme_data *d, struct dix_io *io,
 	uint16_t mask = d->app ? 0xffff : 0;
 	size_t mlen = (size_t)nlb * d->ms;
 	const uint8_t *meta = NULL;
-	uint32_t i;
 
 	if (!nlb || io->len % d->lbs || io->offset % d->lbs ||
 	    io->idx >= d->nslot)
@@ -132,11 +131,7 @@ static int nvme_build(struct nvme_data *d, struct dix_io *io,
 	c->cdw11 = (uint32_t)(slba >> 32);
 	c->cdw12 = (nlb - 1) | d->prinfo;
 	c->cdw14 = (uint32_t)ref;
-	/* 48-bit (64b guard) and 80-bit (32b guard) ref tags continue in cdw3 */
-	if (d->guard_bits == 64)
-		c->cdw3 = (uint32_t)(ref >> 32) & 0xffff;
-	else if (d->guard_bits == 32)
-		c->cdw3 = (uint32_t)(ref >> 32);
+	c->cdw3 = (uint32_t)(ref >> 32) & d->ref_hi_mask;
 	c->cdw15 = app | (uint32_t)mask << 16;
 	c->addr = (uintptr_t)io->buf;
 	c->data_len = io->len;
@@ -160,15 +155,8 @@ static int nvme_build(struct nvme_data *d, struct dix_io *io,
 	}
 	if (!grow(&s->bounce, &s->bcap, (size_t)nlb * (d->lbs + d->ms), false))
 		return -ENOMEM;
-	if (io->dir == DIX_WRITE) {
-		uint8_t *b = s->bounce;
-
-		for (i = 0; i < nlb; i++) {
-			memcpy(b, (uint8_t *)io->buf + (size_t)i * d->lbs, d->lbs);
-			memcpy(b + d->lbs, meta + (size_t)i * d->ms, d->ms);
-			b += d->lbs + d->ms;
-		}
-	}
+	if (io->dir == DIX_WRITE)
+		pi_interleave(s->bounce, io->buf, meta, d->lbs, d->ms, nlb);
 	c->addr = (uintptr_t)s->bounce;
 	c->data_len = nlb * (d->lbs + d->ms);
 	return 0;
@@ -181,8 +169,6 @@ static int nvme_build(struct nvme_data *d, struct dix_io *io,
 static void nvme_finish(struct nvme_data *d, struct dix_io *io, int st)
 {
 	struct nvme_slot *s = &d->slot[io->idx];
-	uint32_t nlb = io->len / d->lbs, i;
-	const uint8_t *b;
 
 	if (st < 0) {
 		io->res = st;
@@ -211,14 +197,8 @@ static void nvme_finish(struct nvme_data *d, struct dix_io *io, int st)
 	io->res = io->len;
 	if (io->dir != DIX_READ || !d->ext || !d->xfer_meta)
 		return;
-	b = s->bounce;
-	for (i = 0; i < nlb; i++) {
-		memcpy((uint8_t *)io->buf + (size_t)i * d->lbs, b, d->lbs);
-		if (d->app)
-			memcpy((uint8_t *)io->meta + (size_t)i * d->ms,
-			       b + d->lbs, d->ms);
-		b += d->lbs + d->ms;
-	}
+	pi_deinterleave(s->bounce, io->buf, d->app ? io->meta : NULL, d->lbs,
+			d->ms, io->len / d->lbs);
 }
 
 /* ---- one thread per slot: NVME_IOCTL_IO_CMD ---- */
@@ -395,7 +375,11 @@ static int nvme_format_from(struct dix_eng_ctx *ctx, struct nvme_data *d,
 	d->lbs = f.data_size;
 	d->ms = f.metadata_size;
 	d->ext = f.extended_lba;
-	d->guard_bits = f.protection_type ? n.guard_bits : 0;
+	/* 48-bit (64b guard) and 80-bit (32b guard) ref tags continue in cdw3 */
+	if (f.protection_type && n.guard_bits == 64)
+		d->ref_hi_mask = 0xffff;
+	else if (f.protection_type && n.guard_bits == 32)
+		d->ref_hi_mask = 0xffffffff;
 	if (ctx->lbs && ctx->lbs != d->lbs) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 			 "%s: the namespace has %u-byte blocks, the kernel says %u",

@@ -59,7 +59,6 @@ struct sg_data {
 	int fd;
 	const char *name;
 	uint32_t lbs;
-	unsigned int type;	/* protection type of the medium, 0 = none */
 	unsigned int prot;	/* RDPROTECT/WRPROTECT field */
 	int cdb32;		/* Type 2 with PI in the buffer: 32-byte CDBs */
 	struct sg_slot *slot;
@@ -172,33 +171,6 @@ static int sg_outcome(const struct sg_io_hdr *h, char *msg, size_t len,
 	}
 }
 
-/* data block i, then its tuple: the buffer a DIF disk reads and writes */
-static void sg_interleave(const struct sg_data *d, uint8_t *b,
-			  const struct dix_io *io, uint32_t nblk)
-{
-	const uint8_t *data = io->buf, *meta = io->meta;
-	uint32_t i;
-
-	for (i = 0; i < nblk; i++) {
-		memcpy(b, data + (size_t)i * d->lbs, d->lbs);
-		memcpy(b + d->lbs, meta + (size_t)i * DIF_TUPLE, DIF_TUPLE);
-		b += d->lbs + DIF_TUPLE;
-	}
-}
-
-static void sg_deinterleave(const struct sg_data *d, const uint8_t *b,
-			    struct dix_io *io, uint32_t nblk)
-{
-	uint8_t *data = io->buf, *meta = io->meta;
-	uint32_t i;
-
-	for (i = 0; i < nblk; i++) {
-		memcpy(data + (size_t)i * d->lbs, b, d->lbs);
-		memcpy(meta + (size_t)i * DIF_TUPLE, b + d->lbs, DIF_TUPLE);
-		b += d->lbs + DIF_TUPLE;
-	}
-}
-
 static uint8_t *sg_bounce(struct sg_data *d, unsigned int idx, size_t len)
 {
 	struct sg_slot *s = &d->slot[idx];
@@ -239,7 +211,8 @@ static void sg_run(void *arg, struct dix_io *io)
 			return;
 		}
 		if (wr)
-			sg_interleave(d, buf, io, nblk);
+			pi_interleave(buf, io->buf, io->meta, d->lbs, DIF_TUPLE,
+				      nblk);
 	}
 	memset(cdb, 0, sizeof(cdb));
 	if (d->cdb32) {
@@ -280,7 +253,8 @@ static void sg_run(void *arg, struct dix_io *io)
 		xfer -= h.resid;
 	io->res = (int32_t)(xfer / per * d->lbs);
 	if (!wr && d->prot)
-		sg_deinterleave(d, buf, io, io->res / d->lbs);
+		pi_deinterleave(buf, io->buf, io->meta, d->lbs, DIF_TUPLE,
+				io->res / d->lbs);
 }
 
 /* READ CAPACITY(16): the block length and how the medium is protected. */
@@ -376,7 +350,6 @@ static int sg_init(struct dix_eng_ctx *ctx)
 		r = -EINVAL;
 		goto fail;
 	}
-	d->type = rc.protection_type;
 	if (ctx->pi_mode == PI_APP) {
 		if (!rc.prot_en) {
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
@@ -401,9 +374,9 @@ static int sg_init(struct dix_eng_ctx *ctx)
 			goto fail;
 		}
 		d->prot = 1;
-		d->cdb32 = d->type == 2;
+		d->cdb32 = rc.protection_type == 2;
 		ctx->pif.guard = DIX_GUARD_CRC16;
-		ctx->pif.type = d->type;
+		ctx->pif.type = rc.protection_type;
 		ctx->pif.interval = d->lbs;
 		ctx->pif.ms = DIF_TUPLE;
 		ctx->pif.pi_first = false;

@@ -152,3 +152,12 @@ caught_exactly('inject-ref', 'ref')"
 $extra_checks"
 	pi_check "$checks" || fail "checks failed (guest stderr: $(tail -c 1500 "$WORK/err"))"
 }
+
+# Guest commands and checks for pi_nvme_scenario: PI the controller generated
+# (--pi off, PRACT) verifies in dixload (--pi app read).
+PI_NVME_OFF_GUEST="
+		run off-write $(echo "$PI_NVME_COMMON" | sed 's/--pi app/--pi off/') --rw write
+		run app-read-after-off $PI_NVME_COMMON --rw read"
+PI_NVME_OFF_CHECKS='
+clean("off-write", reads=False)
+clean("app-read-after-off", writes=False)'

@@ -3,12 +3,7 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
 
-off=$(echo "$PI_NVME_COMMON" | sed 's/--pi app/--pi off/')
-pi_nvme_scenario pi=1,ms=16,pif=2 1 "
-		run off-write $off --rw write
-		run app-read-after-off $PI_NVME_COMMON --rw read" '
-clean("off-write", reads=False)
-clean("app-read-after-off", writes=False)
+pi_nvme_scenario pi=1,ms=16,pif=2 1 "$PI_NVME_OFF_GUEST" "$PI_NVME_OFF_CHECKS"'
 fmt = (runs.get("write", {}).get("summary") or {}).get("integrity", {}).get("format")
 check(fmt == "EXT-DIF-TYPE1-CRC64", "kernel format %s, want EXT-DIF-TYPE1-CRC64 (is pif=2 honoured?)" % fmt)
 '

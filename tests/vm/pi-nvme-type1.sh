@@ -3,15 +3,10 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
 
-off=$(echo "$PI_NVME_COMMON" | sed 's/--pi app/--pi off/')
-pi_nvme_scenario pi=1,ms=8 1 "
-		run off-write $off --rw write
-		run app-read-after-off $PI_NVME_COMMON --rw read
+pi_nvme_scenario pi=1,ms=8 1 "$PI_NVME_OFF_GUEST
 		rm /dev/ng0n1
 		run threads $PI_NVME_COMMON --rw randrw --runtime 2
-		run threads-inject $PI_NVME_COMMON --rw write --inject guard@20" '
-clean("off-write", reads=False)
-clean("app-read-after-off", writes=False)
+		run threads-inject $PI_NVME_COMMON --rw write --inject guard@20" "$PI_NVME_OFF_CHECKS"'
 clean("threads")
 check(runs.get("threads", {}).get("threads_warning") == 1, "no thread fallback notice without /dev/ng0n1")
 caught_exactly("threads-inject", "guard")

@@ -3,11 +3,5 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
 
-off=$(echo "$PI_NVME_COMMON" | sed 's/--pi app/--pi off/')
-pi_nvme_scenario pi=2,ms=8,mset=1 2 "
-		run off-write $off --rw write
-		run app-read-after-off $PI_NVME_COMMON --rw read" '
-clean("off-write", reads=False)
-clean("app-read-after-off", writes=False)
-'
+pi_nvme_scenario pi=2,ms=8,mset=1 2 "$PI_NVME_OFF_GUEST" "$PI_NVME_OFF_CHECKS"
 exit 0
