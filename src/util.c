@@ -92,6 +92,19 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+int aligned_grow(void **p, size_t *cap, size_t len)
+{
+	if (*cap >= len)
+		return 0;
+	free(*p);
+	*p = NULL;
+	*cap = 0;
+	if (posix_memalign(p, 4096, len))
+		return -ENOMEM;
+	*cap = len;
+	return 1;
+}
+
 void json_escape(FILE *f, const char *s)
 {
 	fputc('"', f);

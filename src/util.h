@@ -46,6 +46,14 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /**
+ * aligned_grow() - make *@p a 4096-aligned buffer of at least @len bytes,
+ * reallocating (contents not kept) only when *@cap is smaller.
+ * Return: 0 when the buffer was big enough, 1 when it was (re)allocated
+ * (contents undefined), -ENOMEM (then *@p is NULL and *@cap 0).
+ */
+int aligned_grow(void **p, size_t *cap, size_t len);
+
+/**
  * json_escape() - write @s as a JSON string literal (with quotes) to @f.
  */
 void json_escape(FILE *f, const char *s);

@@ -92,16 +92,12 @@ struct nvme_data {
 
 static uint8_t *grow(uint8_t **p, size_t *cap, size_t len, bool zero)
 {
-	if (*cap < len) {
-		free(*p);
-		*p = NULL;
-		*cap = 0;
-		if (posix_memalign((void **)p, 4096, len))
-			return NULL;
-		*cap = len;
-		if (zero)
-			memset(*p, 0, len);
-	}
+	int r = aligned_grow((void **)p, cap, len);
+
+	if (r < 0)
+		return NULL;
+	if (r > 0 && zero)
+		memset(*p, 0, len);
 	return *p;
 }
 

@@ -175,14 +175,8 @@ static uint8_t *sg_bounce(struct sg_data *d, unsigned int idx, size_t len)
 {
 	struct sg_slot *s = &d->slot[idx];
 
-	if (s->cap < len) {
-		free(s->bounce);
-		s->bounce = NULL;
-		s->cap = 0;
-		if (posix_memalign((void **)&s->bounce, 4096, len))
-			return NULL;
-		s->cap = len;
-	}
+	if (aligned_grow((void **)&s->bounce, &s->cap, len) < 0)
+		return NULL;
 	return s->bounce;
 }
 
