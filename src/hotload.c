@@ -459,41 +459,63 @@ static struct kmod_ctx *kctx(char *msg, size_t len)
 }
 
 /*
+ * Look up @name (a module or an alias, which may name several modules) in
+ * a quiet library context.  Return: 0 with *@ctx and a non-empty *@list
+ * that the caller releases, or -errno (-ENOENT: no such module) with @msg
+ * saying why.
+ */
+static int module_lookup(struct ctl *c, const char *name,
+			 struct kmod_ctx **ctx, struct kmod_list **list,
+			 char *msg, size_t len)
+{
+	int r;
+
+	*list = NULL;
+	*ctx = kctx(msg, len);
+	if (!*ctx)
+		return -ENOMEM;
+	r = kmod_module_new_from_lookup(*ctx, name, list);
+	if (r < 0) {
+		snprintf(msg, len, "looking up module %s: %s", name, strerror(-r));
+	} else if (!*list) {
+		not_found(c, name, msg, len);
+		r = -ENOENT;
+	}
+	if (r < 0) {
+		kmod_module_unref_list(*list);
+		kmod_unref(*ctx);
+	}
+	return r;
+}
+
+/*
  * What a --hotload of @name would find now: 0 loadable, 1 loaded, 2 built
  * in, -ENOENT no such module, other -errno.
  */
 static int module_state(struct ctl *c, const char *name, char *msg,
 			size_t len)
 {
-	struct kmod_ctx *ctx = kctx(msg, len);
-	struct kmod_list *list = NULL, *l;
-	int r = 0;
+	struct kmod_ctx *ctx;
+	struct kmod_list *list, *l;
+	int r = module_lookup(c, name, &ctx, &list, msg, len);
 
-	if (!ctx)
-		return -ENOMEM;
-	r = kmod_module_new_from_lookup(ctx, name, &list);
-	if (r < 0) {
-		snprintf(msg, len, "looking up module %s: %s", name, strerror(-r));
-	} else if (!list) {
-		not_found(c, name, msg, len);
-		r = -ENOENT;
-	} else {
-		kmod_list_foreach(l, list) {
-			struct kmod_module *m = kmod_module_get_module(l);
-			int st = kmod_module_get_initstate(m);
+	if (r < 0)
+		return r;
+	kmod_list_foreach(l, list) {
+		struct kmod_module *m = kmod_module_get_module(l);
+		int st = kmod_module_get_initstate(m);
 
-			if (st == KMOD_MODULE_BUILTIN) {
-				snprintf(msg, len, "module %s is built into the kernel",
-					 kmod_module_get_name(m));
-				r = 2;
-			} else if (st == KMOD_MODULE_LIVE ||
-				   st == KMOD_MODULE_COMING) {
-				snprintf(msg, len, "module %s is already loaded",
-					 kmod_module_get_name(m));
-				r = 1;
-			}
-			kmod_module_unref(m);
+		if (st == KMOD_MODULE_BUILTIN) {
+			snprintf(msg, len, "module %s is built into the kernel",
+				 kmod_module_get_name(m));
+			r = 2;
+		} else if (st == KMOD_MODULE_LIVE ||
+			   st == KMOD_MODULE_COMING) {
+			snprintf(msg, len, "module %s is already loaded",
+				 kmod_module_get_name(m));
+			r = 1;
 		}
+		kmod_module_unref(m);
 	}
 	kmod_module_unref_list(list);
 	kmod_unref(ctx);
@@ -503,23 +525,13 @@ static int module_state(struct ctl *c, const char *name, char *msg,
 static int module_load(struct ctl *c, const char *name, char *msg,
 		       size_t len)
 {
-	struct kmod_ctx *ctx = kctx(msg, len);
-	struct kmod_list *list = NULL, *l;
-	int r;
+	struct kmod_ctx *ctx;
+	struct kmod_list *list, *l;
+	int r = module_lookup(c, name, &ctx, &list, msg, len);
 
-	if (!ctx)
-		return -ENOMEM;
-	r = kmod_module_new_from_lookup(ctx, name, &list);
-	if (r < 0) {
-		snprintf(msg, len, "looking up module %s: %s", name, strerror(-r));
-		goto out;
-	}
-	if (!list) {
-		not_found(c, name, msg, len);
-		r = -ENOENT;
-		goto out;
-	}
-	/* an alias may name several modules: load them all, like modprobe */
+	if (r < 0)
+		return r;
+	/* load every module an alias names, like modprobe */
 	kmod_list_foreach(l, list) {
 		struct kmod_module *m = kmod_module_get_module(l);
 		int st = kmod_module_get_initstate(m), e;
@@ -554,7 +566,6 @@ static int module_load(struct ctl *c, const char *name, char *msg,
 			break;
 		}
 	}
-out:
 	kmod_module_unref_list(list);
 	kmod_unref(ctx);
 	return r;
@@ -585,8 +596,8 @@ static void remove_unused_deps(struct kmod_module *m, FILE *also, int *n,
 	kmod_module_unref_list(deps);
 }
 
-static int module_unload(struct ctl *c, const char *name, char *msg,
-			 size_t len, char **removed_deps)
+static int module_unload(const char *name, char *msg, size_t len,
+			 char **removed_deps)
 {
 	struct kmod_ctx *ctx = kctx(msg, len);
 	struct kmod_module *m = NULL;
@@ -596,7 +607,6 @@ static int module_unload(struct ctl *c, const char *name, char *msg,
 	FILE *f;
 	int r, st, n = 0;
 
-	(void)c;
 	*removed_deps = NULL;
 	if (!ctx)
 		return -ENOMEM;
@@ -827,7 +837,7 @@ static void act_module(struct ctl *c, const struct action *a)
 	kw_normalise(a->arg, name, sizeof(name));
 #ifdef HAVE_KMOD
 	if (unload)
-		e = module_unload(c, a->arg, msg, sizeof(msg), &extra);
+		e = module_unload(a->arg, msg, sizeof(msg), &extra);
 	else
 		e = module_load(c, a->arg, msg, sizeof(msg));
 #else

@@ -393,6 +393,8 @@ void kw_diff(const struct kw_state *a, const struct kw_state *b,
 	     struct kw_diff *d)
 {
 	char text[3 * KW_NAME_LEN + 64], x[KW_NAME_LEN + 16], y[KW_NAME_LEN + 16];
+	const char *from = a->have_transform ? a->transform : NULL;
+	const char *to = b->have_transform ? b->transform : NULL;
 	int i, j;
 
 	memset(d, 0, sizeof(*d));
@@ -418,18 +420,13 @@ void kw_diff(const struct kw_state *a, const struct kw_state *b,
 		if (a->crypto[i].selectable && !has_alg(b, &a->crypto[i]))
 			push_alg(&d->removed, &d->nremoved, &a->crypto[i]);
 
-	if ((a->have_transform || b->have_transform) &&
-	    strcmp(a->have_transform ? a->transform : "(none)",
-		   b->have_transform ? b->transform : "(none)")) {
+	if ((from || to) &&
+	    strcmp(from ? from : "(none)", to ? to : "(none)")) {
 		snprintf(text, sizeof(text), "crc_t10dif transform: %s -> %s",
-			 a->have_transform ? a->transform : "(none)",
-			 b->have_transform ? b->transform : "(none)");
-		snprintf(x, sizeof(x), "transform: %s",
-			 b->have_transform ? b->transform : "(none)");
+			 from ? from : "(none)", to ? to : "(none)");
+		snprintf(x, sizeof(x), "transform: %s", to ? to : "(none)");
 		push_change(d, KW_CHANGE_TRANSFORM, text, x,
-			    change_json(NULL, NULL, NULL,
-					a->have_transform ? a->transform : NULL,
-					b->have_transform ? b->transform : NULL));
+			    change_json(NULL, NULL, NULL, from, to));
 	}
 	if (!a->have_crypto || !b->have_crypto)
 		return;

@@ -11,20 +11,10 @@ $(guest_need_module aesni_intel)
 dixload --dev /dev/sda --runtime 7 --hotload qat_c62x@2 --hotload aesni_intel@4 --output-format json
 echo \"DIXLOAD-EXIT \$?\""
 
-vm -- sh -c "$script" > "$WORK/out" 2> "$WORK/err"
-st=$?
-[ "$st" = 77 ] && skip "kernel '$DIXVM_KERNEL' lacks $(sed -n 's/^NOMODULE //p' "$WORK/out")"
-vm_status_check "$st"
-[ "$st" = 0 ] || fail "guest command status $st: $(tail -c 800 "$WORK/err")"
+boot_guest "" -- sh -c "$script"
 
-python3 - "$WORK/out" <<'PY'
-import json, sys
-
-lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\n")
-recs = [json.loads(l) for l in lines if l.startswith('{"type"')]
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
+write_judge <<'PY'
+lines, recs = load(sys.argv[1])
 
 if "DIXLOAD-EXIT 0" not in lines:
     fail("dixload exit: %s" % [l for l in lines if l.startswith("DIXLOAD-EXIT")])
@@ -59,3 +49,4 @@ for e in events:
     if e["kind"] == "change":
         print("change at %.1f s: %s" % (e["t"], e["what"]))
 PY
+python3 "$WORK/judge.py" "$WORK/out"

@@ -6,24 +6,18 @@ need_vm
 need_dixload
 need_python
 
-script="$(guest_profiles dix-ip)
-$(guest_need_module crct10dif_pclmul)
+script="$(guest_need_module crct10dif_pclmul)
 $GUEST_PREFILL
 dixload --dev /dev/sda --profile dix-ip --runtime 20 --hotload crct10dif_pclmul@8 --output-format json
 echo \"DIXLOAD-EXIT \$?\""
 
 attempt()
 {
-	vm --scsi-debug 'dif=1 dix=1 guard=1 dev_size_mb=256 delay=0' -- sh -c "$script" > "$WORK/out" 2> "$WORK/err"
-	st=$?
-	[ "$st" = 77 ] && skip "kernel '$DIXVM_KERNEL' has no crct10dif_pclmul module (CRC-T10DIF built in since 6.14)"
-	vm_status_check "$st"
-	[ "$st" = 0 ] || fail "guest command status $st: $(tail -c 800 "$WORK/err")"
+	boot_guest "CRC-T10DIF built in since 6.14" --scsi-debug 'dif=1 dix=1 guard=1 dev_size_mb=256 delay=0' -- sh -c "$script"
 	python3 "$WORK/judge.py" "$WORK/out"
 }
 
-printf '%s\n' "$PY_JUDGE" > "$WORK/judge.py"
-cat >> "$WORK/judge.py" <<'EOF'
+write_judge <<'EOF'
 lines, recs = load(sys.argv[1])
 if "DIXLOAD-EXIT 0" not in lines:
     fail("dixload exit: %s" % [l for l in lines if l.startswith("DIXLOAD-EXIT")])

@@ -1,20 +1,8 @@
 # Helpers shared by the tests/vm/hotload-*.sh tests (sourced after
 # tests/vm/lib.sh).
 
-# guest_profiles NAME... - print shell text that recreates the named
-# profiles in the guest's ./profiles (dixload looks there first; the guest
-# cannot see the host's files).
-guest_profiles()
-{
-	echo "mkdir -p profiles"
-	for p; do
-		[ -r "$top_srcdir/profiles/$p.profile" ] ||
-			hard "profile $p not found in $top_srcdir/profiles"
-		printf "cat > profiles/%s.profile <<'DIXLOAD_PROFILE_EOF'\n" "$p"
-		cat "$top_srcdir/profiles/$p.profile"
-		printf 'DIXLOAD_PROFILE_EOF\n'
-	done
-}
+# scripts/dixvm copies profiles/*.profile into the guest and sets
+# DIXLOAD_PROFILE_PATH there, so "--profile dif1" works in guest commands.
 
 # Guest shell function: "ddt LABEL MIB DD-ARGS..." runs dd over MIB MiB
 # (bs=1M) and prints "DD LABEL BYTES SECONDS", timed by /proc/uptime
@@ -34,7 +22,7 @@ GUEST_DDT='ddt() {
 # layer) makes every read a checked one and the "before" level steady.
 GUEST_PREFILL='dd if=/dev/zero of=/dev/sda bs=1M oflag=direct 2> /dev/null; sync'
 
-# need_module NAME - print guest text that ends the guest command with
+# guest_need_module NAME - print guest text that ends the guest command with
 # status 77 when the kernel has no module NAME.
 guest_need_module()
 {
@@ -52,6 +40,29 @@ vm_status_check()
 	125) hard "dixvm failed: $(tail -c 600 "$WORK/err")" ;;
 	esac
 	return 0
+}
+
+# boot_guest NOTE VM-ARGS... - boot with "vm VM-ARGS...", the guest's
+# stdout in $WORK/out and stderr in $WORK/err.  Guest status 77 (from
+# guest_need_module) skips, naming the missing module and NOTE (may be
+# empty); the harness's statuses and any other non-zero status fail.
+boot_guest()
+{
+	_note=$1
+	shift
+	vm "$@" > "$WORK/out" 2> "$WORK/err"
+	_st=$?
+	[ "$_st" = 77 ] &&
+		skip "kernel '$DIXVM_KERNEL' lacks $(sed -n 's/^NOMODULE //p' "$WORK/out")${_note:+ ($_note)}"
+	vm_status_check "$_st"
+	[ "$_st" = 0 ] || fail "guest command status $_st: $(tail -c 800 "$WORK/err")"
+}
+
+# write_judge - $WORK/judge.py: PY_JUDGE followed by the verdict read from
+# stdin; run it as 'python3 "$WORK/judge.py" "$WORK/out"'.
+write_judge()
+{
+	{ printf '%s\n' "$PY_JUDGE"; cat; } > "$WORK/judge.py"
 }
 
 # with_attempts FUNCTION - run FUNCTION (one boot and its verdict) again

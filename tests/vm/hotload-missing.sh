@@ -11,19 +11,10 @@ echo \"DIXLOAD-EXIT \$?\"
 dixload --dev /dev/sda --runtime 3 --unload sd_mod@1 --quiet
 echo \"UNLOAD-EXIT \$?\""
 
-vm -- sh -c "$script" > "$WORK/out" 2> "$WORK/err"
-st=$?
-vm_status_check "$st"
-[ "$st" = 0 ] || fail "guest command status $st: $(tail -c 800 "$WORK/err")"
+boot_guest "" -- sh -c "$script"
 
-python3 - "$WORK/out" <<'PY'
-import json, sys
-
-lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\n")
-recs = [json.loads(l) for l in lines if l.startswith('{"type"')]
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
+write_judge <<'PY'
+lines, recs = load(sys.argv[1])
 
 if "DIXLOAD-EXIT 4" not in lines:
     fail("dixload exit: %s, want 4" % [l for l in lines if l.startswith("DIXLOAD-EXIT")])
@@ -56,3 +47,4 @@ if "UNLOAD-EXIT 4" not in lines or not u or "in use" not in u[0]:
     fail("unload of a module in use: %s %s" % (u, [l for l in lines if l.startswith("UNLOAD-EXIT")]))
 print("unload refused: %s" % u[0].strip())
 PY
+python3 "$WORK/judge.py" "$WORK/out"

@@ -10,8 +10,7 @@ need_python
 # (its write of the whole disk also gives every block PI, so dixload's
 # "before" is steady: see GUEST_PREFILL), the dixload run, dd after, and
 # the SVG printed between markers.
-script="$(guest_profiles dif1)
-$(guest_need_module crct10dif_pclmul)
+script="$(guest_need_module crct10dif_pclmul)
 $GUEST_DDT
 ddt before-write 256 if=/dev/zero of=/dev/sda oflag=direct
 ddt before-read 256 if=/dev/sda of=/dev/null iflag=direct
@@ -25,16 +24,11 @@ echo SVG-END"
 
 attempt()
 {
-	vm -- sh -c "$script" > "$WORK/out" 2> "$WORK/err"
-	st=$?
-	[ "$st" = 77 ] && skip "kernel '$DIXVM_KERNEL' has no crct10dif_pclmul module (CRC-T10DIF built in since 6.14)"
-	vm_status_check "$st"
-	[ "$st" = 0 ] || fail "guest command status $st: $(tail -c 800 "$WORK/err")"
+	boot_guest "CRC-T10DIF built in since 6.14" -- sh -c "$script"
 	python3 "$WORK/judge.py" "$WORK/out"
 }
 
-printf '%s\n' "$PY_JUDGE" > "$WORK/judge.py"
-cat >> "$WORK/judge.py" <<'EOF'
+write_judge <<'EOF'
 import xml.dom.minidom
 
 lines, recs = load(sys.argv[1])

@@ -8,8 +8,7 @@ need_vm
 need_dixload
 need_python
 
-script="$(guest_profiles dif1)
-$GUEST_PREFILL
+script="$GUEST_PREFILL
 uname -r | sed 's/^/KVER /'
 dixload --dev /dev/sda --profile dif1 --runtime 18 --sysfs /sys/block/sda/integrity/read_verify=0@8 --output-format json
 echo \"DIXLOAD-EXIT \$?\"
@@ -17,18 +16,10 @@ echo 1 > /sys/block/sda/integrity/read_verify
 dixload --dev /dev/sda --profile dif1 --runtime 3 --hotload crct10dif_pclmul@1 --output-format json
 echo \"HOTLOAD-EXIT \$?\""
 
-vm -- sh -c "$script" > "$WORK/out" 2> "$WORK/err"
-st=$?
-vm_status_check "$st"
-[ "$st" = 0 ] || fail "guest command status $st: $(tail -c 800 "$WORK/err")"
+boot_guest "" -- sh -c "$script"
 
-python3 - "$WORK/out" <<'PY'
-import json, sys
-
-lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\n")
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
+write_judge <<'PY'
+lines, _ = load(sys.argv[1])
 kver = [l.split()[1] for l in lines if l.startswith("KVER ")]
 # the two runs' JSON lines, split at the exit markers
 i = lines.index("DIXLOAD-EXIT 0") if "DIXLOAD-EXIT 0" in lines else fail(
@@ -62,3 +53,4 @@ if not a or a[0]["ok"] or "since Linux 6.14" not in d or \
     fail("hot-load error does not explain the kernel era: %r" % d)
 print("hot-load on %s: %s" % (kver[0] if kver else "?", d))
 PY
+python3 "$WORK/judge.py" "$WORK/out"
