@@ -22,20 +22,53 @@
 #define DIX_PROFILEDIR "/usr/local/share/dixload/profiles"
 #endif
 
+/*
+ * The directories walked so far, resolved, so that a directory named twice
+ * (e.g. $DIXLOAD_PROFILE_PATH set to the installed one) is visited once.
+ */
+struct dir_walk {
+	int (*fn)(const char *dir, void *arg);
+	void *arg;
+	char seen[16][PATH_MAX];
+	int nseen;
+};
+
+static int visit(struct dir_walk *w, const char *dir)
+{
+	char real[PATH_MAX];
+	int i;
+
+	if (!realpath(dir, real))
+		snprintf(real, sizeof(real), "%s", dir);
+	for (i = 0; i < w->nseen; i++)
+		if (!strcmp(w->seen[i], real))
+			return 0;
+	if (w->nseen < (int)ARRAY_SIZE(w->seen))
+		memcpy(w->seen[w->nseen++], real, sizeof(real));
+	return w->fn(dir, w->arg);
+}
+
 int profile_foreach_dir(int (*fn)(const char *dir, void *arg), void *arg)
 {
 	const char *env = getenv("DIXLOAD_PROFILE_PATH");
-	int r = fn("./profiles", arg);
+	struct dir_walk *w = xcalloc(1, sizeof(*w));
+	int r;
 
+	w->fn = fn;
+	w->arg = arg;
+	r = visit(w, "./profiles");
 	if (!r && env && *env) {
 		char *copy = xstrdup(env), *save = NULL, *d;
 
 		for (d = strtok_r(copy, ":", &save); d && !r;
 		     d = strtok_r(NULL, ":", &save))
-			r = fn(d, arg);
+			r = visit(w, d);
 		free(copy);
 	}
-	return r ? r : fn(DIX_PROFILEDIR, arg);
+	if (!r)
+		r = visit(w, DIX_PROFILEDIR);
+	free(w);
+	return r;
 }
 
 struct find_ctx {

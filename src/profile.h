@@ -28,7 +28,8 @@ int profile_find(const char *name, char *path, size_t len);
 /**
  * profile_foreach_dir() - walk the directories profile names are looked up
  * in, in profile_find()'s order: ./profiles, each directory of
- * $DIXLOAD_PROFILE_PATH, the installed data directory.
+ * $DIXLOAD_PROFILE_PATH, the installed data directory; a directory named
+ * twice is visited once.
  * @fn: called with each directory (which need not exist) and @arg; a
  *	non-zero return ends the walk
  * @arg: passed to @fn

@@ -99,6 +99,19 @@ int main(void)
 	walk.stop_at = 2;
 	is_int(profile_foreach_dir(walk_dir, &walk), 2, "a non-zero return ends the walk");
 	is_int(walk.n, 2, "no directory after the one that ended the walk");
+	/* a directory named twice (also via a trailing slash) is walked once */
+	{
+		char twice[1200];
+
+		snprintf(twice, sizeof(twice), "%s:%s/:%s", dir, dir, DIX_PROFILEDIR);
+		setenv("DIXLOAD_PROFILE_PATH", twice, 1);
+		walk.n = 0;
+		walk.stop_at = 0;
+		profile_foreach_dir(walk_dir, &walk);
+		ok(walk.n == 3 && !strcmp(walk.dirs[1], dir) &&
+		   !strcmp(walk.dirs[2], DIX_PROFILEDIR),
+		   "duplicates walked once: %d dirs", walk.n);
+	}
 	setenv("DIXLOAD_PROFILE_PATH", dir, 1);
 
 	/* every shipped profile parses and declares its format */
