@@ -16,6 +16,7 @@
 #include "hotload.h"
 #include "options.h"
 #include "parse.h"
+#include "precond.h"
 #include "probe.h"
 #include "profile.h"
 #include "run.h"
@@ -339,7 +340,8 @@ static int run_main(int argc, char **argv)
 
 	if (check_output_files(&o))
 		return DIX_EXIT_USAGE;
-	write = rw_writes(o.rw);
+	/* auto never preconditions a read-only workload (precond.h) */
+	write = rw_writes(o.rw) || o.precondition == PRECOND_ON;
 	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
 		dix_err("refusing to write: %s", err);
 		return DIX_EXIT_USAGE;
@@ -355,6 +357,7 @@ static int run_main(int argc, char **argv)
 	}
 
 	memset(&r, 0, sizeof(r));
+	precond_decide(&o, &t, eng, &r.pre);
 	r.o = &o;
 	r.t = &t;
 	r.eng = eng;

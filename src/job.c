@@ -9,6 +9,11 @@
  * error is retried once; if the retry succeeds it counts as recovered
  * (Rec), otherwise as an error (Err).  Integrity failures are never
  * retried: they are counted by kind at once.
+ *
+ * The same loop runs the preconditioning pass (precond.h): sequential
+ * writes of the plan's size over the worker's slice, the last one shorter
+ * when the slice ends first, with the headers and PI a load write carries.
+ * Its counters are the worker's own; run.c takes them out of the load's.
  */
 #include "config.h"
 
@@ -113,6 +118,10 @@ struct wctx {
 	size_t nint;		/* protection intervals per I/O */
 	struct inject inj;
 	unsigned int batch;	/* I/Os per submit system call */
+	uint64_t bs;		/* bytes per I/O (the last precondition
+				 * write of a slice may be shorter) */
+	int pre;		/* the preconditioning pass */
+	uint64_t pre_next;	/* its next offset */
 };
 
 static inline void cadd(uint64_t *p, uint64_t v)
@@ -198,7 +207,7 @@ static void verify_read(struct wctx *x, struct dix_io *io)
 		if (k == VF_OK)
 			continue;
 		if (k == VF_UNWRITTEN) {
-			x->w->unwritten++;
+			cadd(&x->w->c.unwritten, 1);
 			if (x->o->verify != VERIFY_STRICT)
 				continue;
 		}
@@ -402,6 +411,7 @@ static void submit(struct wctx *x, struct dix_io *io, int *queued)
  */
 static void pi_prepare(struct wctx *x, struct dix_io *io)
 {
+	size_t nint = io->len / x->pif.interval;
 	struct pi_io pio;
 	struct pi_fail what;
 	size_t idx;
@@ -410,13 +420,15 @@ static void pi_prepare(struct wctx *x, struct dix_io *io)
 	pi_io_init(&pio, &x->pif, io->offset / x->pif.interval);
 	io->ref = pio.ref;
 	io->app = pio.app;
+	io->meta_len = pi_meta_len(&x->pif, nint);
 	if (io->dir != DIX_WRITE)
 		return;
-	pi_generate(&x->pif, io->buf, io->meta, x->nint, &pio);
+	pi_generate(&x->pif, io->buf, io->meta, nint, &pio);
+	/* preconditioning writes carry no injected faults: x->inj is empty */
 	inj = inject_next(&x->inj, 1);
 	if (inj == DIX_ERR_NR)
 		return;
-	idx = rng_next(&x->g.rng) % x->nint;
+	idx = rng_next(&x->g.rng) % nint;
 	if (pi_corrupt(&x->pif, io->buf, io->meta, x->nint, idx, inj, &pio,
 		       &what))
 		return;
@@ -447,7 +459,11 @@ static int worker_setup(struct wctx *x)
 	int r;
 
 	x->lbs = x->r->t->lbs;
-	depth = (x->eng->flags & DIX_ENG_SYNC) ? 1 : o->iodepth;
+	x->pre = w->precond;
+	x->bs = x->pre ? x->r->pre.io_size : o->bs;
+	x->pre_next = w->start;
+	depth = (x->eng->flags & DIX_ENG_SYNC) ? 1 :
+		x->pre ? x->r->pre.iodepth : o->iodepth;
 	x->batch = o->iodepth_batch < depth ? o->iodepth_batch : depth;
 	x->ectx.fd = x->r->t->fd;
 	x->ectx.depth = depth;
@@ -468,14 +484,16 @@ static int worker_setup(struct wctx *x)
 	if (x->pi_app) {
 		x->pif = x->ectx.pif;
 		x->pif.interleaved = false;	/* engines interleave on the wire */
-		if (pi_format_check(&x->pif) || o->bs % x->pif.interval) {
+		if (pi_format_check(&x->pif) || o->bs % x->pif.interval ||
+		    x->bs % x->pif.interval) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "engine %s: --pi app needs a PI-formatted target with a protection interval dividing --bs (%s)",
 				 x->eng->name, x->r->t->path);
 			return -EINVAL;
 		}
-		x->nint = o->bs / x->pif.interval;
-		if (w->id == 0) {
+		x->nint = x->bs / x->pif.interval;
+		/* the load's own setup reports it, at its time */
+		if (w->id == 0 && !x->pre) {
 			struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
 						.duration = -1 };
 			char desc[128], what[256];
@@ -488,20 +506,21 @@ static int worker_setup(struct wctx *x)
 			ev.what = what;
 			run_event(x->r, &ev);
 		}
-		if (inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
+		if (!x->pre &&
+		    inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
 			return -EINVAL;
 	}
 	x->ios = xcalloc(depth, sizeof(*x->ios));
 	x->free = xcalloc(depth, sizeof(*x->free));
 	align = x->lbs > 4096 ? x->lbs : 4096;
 	for (i = 0; i < depth; i++) {
-		if (posix_memalign(&x->ios[i].buf, align, o->bs)) {
+		if (posix_memalign(&x->ios[i].buf, align, x->bs)) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "out of memory for %u buffers of %llu bytes",
-				 depth, (unsigned long long)o->bs);
+				 depth, (unsigned long long)x->bs);
 			return -ENOMEM;
 		}
-		memset(x->ios[i].buf, 0, o->bs);
+		memset(x->ios[i].buf, 0, x->bs);
 		x->ios[i].idx = i;
 		x->ios[i].injected = DIX_ERR_NR;
 		if (x->pi_app) {
@@ -513,9 +532,10 @@ static int worker_setup(struct wctx *x)
 	/*
 	 * Track ranges when a read could see a write in flight (verified
 	 * data) or two writes to one block could be in flight (order
-	 * undefined).
+	 * undefined).  Preconditioning writes each block once: no overlap.
 	 */
-	x->track = rw_writes(o->rw) && (o->verify != VERIFY_OFF || depth > 1);
+	x->track = !x->pre && rw_writes(o->rw) &&
+		   (o->verify != VERIFY_OFF || depth > 1);
 	if (x->track && inflight_init(&x->fl, depth))
 		return -ENOMEM;
 	gen_init(&x->g, (w->end - w->start) / o->bs, rw_is_random(o->rw),
@@ -542,6 +562,8 @@ static void worker_teardown(struct wctx *x)
 
 static int pick_dir(struct wctx *x)
 {
+	if (x->pre)
+		return DIX_WRITE;
 	switch (x->o->rw) {
 	case RW_READ:
 	case RW_RANDREAD:
@@ -555,14 +577,38 @@ static int pick_dir(struct wctx *x)
 	}
 }
 
+/*
+ * The next I/O of the pass: its offset and length in *@off and *@len.
+ * Return: 0, or -1 when the slice has been covered (and no --runtime loop).
+ */
+static int next_block(struct wctx *x, uint64_t *off, uint32_t *len)
+{
+	int64_t b;
+
+	if (x->pre) {
+		if (x->pre_next >= x->w->end)
+			return -1;
+		*off = x->pre_next;
+		*len = x->w->end - *off < x->bs ? x->w->end - *off : x->bs;
+		x->pre_next += *len;
+		return 0;
+	}
+	b = gen_next(&x->g);
+	if (b < 0)
+		return -1;
+	*off = x->w->start + (uint64_t)b * x->bs;
+	*len = x->bs;
+	return 0;
+}
+
 void *worker_main(void *arg)
 {
 	struct dix_worker *w = arg;
 	struct wctx x = { .w = w, .r = w->run, .o = w->run->o,
 			  .eng = w->run->eng };
 	uint64_t pend_off = 0;
+	uint32_t pend_len = 0;
 	int have_pend = 0, pend_dir = 0, exhausted = 0, i, n;
-	uint64_t bs = x.o->bs;
 
 	w->err = worker_setup(&x);
 	if (w->err)
@@ -579,35 +625,33 @@ void *worker_main(void *arg)
 			struct dix_io *io;
 
 			if (!have_pend) {
-				int64_t b = gen_next(&x.g);
-
-				if (b < 0) {
+				if (next_block(&x, &pend_off, &pend_len)) {
 					exhausted = 1;
 					break;
 				}
-				pend_off = w->start + (uint64_t)b * bs;
 				pend_dir = pick_dir(&x);
 				have_pend = 1;
 			}
-			if (x.track && inflight_conflicts(&x.fl, pend_off, bs,
+			if (x.track && inflight_conflicts(&x.fl, pend_off,
+							  pend_len,
 							  pend_dir == DIX_WRITE))
 				break;	/* wait for the overlapping write */
 			io = x.free[--x.nfree];
 			x.inflight_n++;
 			have_pend = 0;
 			io->offset = pend_off;
-			io->len = bs;
+			io->len = pend_len;
 			io->dir = pend_dir;
 			io->retried = 0;
 			io->injected = DIX_ERR_NR;
 			if (io->dir == DIX_WRITE)
-				verify_fill(io->buf, bs, x.lbs, io->offset,
-					    x.o->seed, ++x.seq);
+				verify_fill(io->buf, io->len, x.lbs,
+					    io->offset, x.o->seed, ++x.seq);
 			if (x.pi_app)
 				pi_prepare(&x, io);
 			if (x.track)
-				inflight_add(&x.fl, io->idx, io->offset, bs,
-					     io->dir == DIX_WRITE);
+				inflight_add(&x.fl, io->idx, io->offset,
+					     io->len, io->dir == DIX_WRITE);
 			submit(&x, io, &queued);
 			/*
 			 * Submit every --iodepth-batch I/Os: one system call

@@ -23,7 +23,8 @@ struct dix_run;
  * @lat: completion latency per direction
  * @first_lba: first LBAs that failed, per error kind
  * @nfirst: how many of @first_lba are filled
- * @unwritten: blocks read that carried no dixload header
+ * @precond: run the preconditioning pass (sequential writes of the
+ *	plan's size over the slice) instead of the load
  * @done: the worker has finished (1) — read by the meter loop
  * @err: setup failure (negative errno), 0 otherwise
  * @errmsg: setup failure text
@@ -37,7 +38,7 @@ struct dix_worker {
 	struct lat_hist lat[DIX_DIR_NR];
 	uint64_t first_lba[DIX_ERR_NR][DIX_FIRST_LBAS];
 	int nfirst[DIX_ERR_NR];
-	uint64_t unwritten;
+	int precond;
 	int done;
 	int err;
 	char errmsg[512];

@@ -20,6 +20,7 @@ const char *const rw_names[] = {
 const char *const verify_names[] = { "off", "on", "strict", NULL };
 const char *const format_names[] = { "human", "json", NULL };
 const char *const pi_names[] = { "kernel", "app", "off", NULL };
+const char *const precondition_names[] = { "auto", "on", "off", NULL };
 
 #define OFF(f)	((long)offsetof(struct dix_opts, f))
 
@@ -81,6 +82,9 @@ const struct dix_option dix_options[] = {
 	  "write an SVG plot of throughput with event markers" },
 	{ "log", OPT_STR, OFF(log), NULL, NULL, 0, 0, 0, "FILE.csv",
 	  "write per-interval samples and events as CSV" },
+	{ "precondition", OPT_ENUM, OFF(precondition), "auto",
+	  precondition_names, 0, 0, 0, "MODE",
+	  "write the region once (1 MiB sequential) before the load; auto: when it reads a PI target" },
 	{ NULL },
 };
 

@@ -21,6 +21,7 @@ enum rw_mode {
 enum out_format { OUT_HUMAN, OUT_JSON };
 enum verify_mode { VERIFY_OFF, VERIFY_ON, VERIFY_STRICT };
 enum pi_mode { PI_KERNEL, PI_APP, PI_OFF };
+enum precond_mode { PRECOND_AUTO, PRECOND_ON, PRECOND_OFF };
 
 /* A repeatable option ("--hotload a@1 --hotload b@2"): values in order. */
 struct str_list {
@@ -56,6 +57,8 @@ struct str_list {
  * @hotload/@unload/@sysfs/@exec: scheduled actions ("SPEC@SEC")
  * @plot: SVG file to write at the end
  * @log: CSV file of per-interval samples and events
+ * @precondition: write the whole region once before the load (auto, on,
+ *	off; see precond.h)
  */
 struct dix_opts {
 	char *dev;
@@ -87,6 +90,7 @@ struct dix_opts {
 	struct str_list exec;
 	char *plot;
 	char *log;
+	int precondition;
 };
 
 enum opt_type {
@@ -160,6 +164,7 @@ extern const char *const rw_names[];
 extern const char *const verify_names[];
 extern const char *const format_names[];
 extern const char *const pi_names[];
+extern const char *const precondition_names[];
 
 static inline int rw_is_random(int rw)
 {

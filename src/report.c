@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "parse.h"
 #include "report.h"
 #include "util.h"
 
@@ -37,9 +38,31 @@ static int json(const struct dix_run *r)
 	return r->o->format == OUT_JSON;
 }
 
+/* "256 MiB", "1.5 MiB": whole mebibytes without decimals. */
+static const char *mib_str(uint64_t bytes, char *buf, size_t len)
+{
+	double m = bytes / 1048576.0;
+
+	snprintf(buf, len, m == (double)(uint64_t)m || m >= 100 ? "%.0f MiB" :
+		 "%.1f MiB", m);
+	return buf;
+}
+
+/* The preconditioning decision as a JSON object (start line). */
+static void precondition_plan_json(FILE *f, const struct dix_run *r)
+{
+	fprintf(f, "{\"mode\":\"%s\",\"decided\":\"%s\",\"reason\":",
+		precondition_names[r->o->precondition],
+		r->pre.on ? "on" : "off");
+	json_escape(f, r->pre.reason);
+	fprintf(f, ",\"io_size\":%llu,\"iodepth\":%u}",
+		(unsigned long long)r->pre.io_size, r->pre.iodepth);
+}
+
 void report_start(struct dix_run *r)
 {
 	FILE *f = stdout;
+	char a[32], b[32];
 
 	if (json(r)) {
 		fprintf(f, "{\"type\":\"start\",\"version\":\"%s\",\"dev\":",
@@ -51,12 +74,22 @@ void report_start(struct dix_run *r)
 		opts_print_effective(f, r->o, 1);
 		fputs("},\"integrity\":", f);
 		integrity_print(f, r->t, 1);
+		fputs(",\"precondition\":", f);
+		precondition_plan_json(f, r);
 		fputs("}\n", f);
 	} else {
 		fprintf(f, "dixload %s: ", PACKAGE_VERSION);
 		opts_print_effective(f, r->o, 0);
 		fputc('\n', f);
 		integrity_print(f, r->t, 0);
+		fprintf(f, "precondition: %s (%s)", r->pre.on ? "on" : "off",
+			r->pre.reason);
+		if (r->pre.on)
+			fprintf(f, ": %s in %s writes, QD%u",
+				mib_str(r->o->size, a, sizeof(a)),
+				format_size(r->pre.io_size, b, sizeof(b)),
+				r->pre.iodepth);
+		fputc('\n', f);
 	}
 	fflush(f);
 }
@@ -72,9 +105,11 @@ void report_interval(struct dix_run *r, const struct meter_sample *s)
 	if (json(r)) {
 		fprintf(f, "{\"type\":\"interval\",\"t\":%.3f,\"dt\":%.3f,"
 			"\"read_bps\":%.0f,\"write_bps\":%.0f,\"iops\":%.1f,"
-			"\"ops\":%llu,\"rec\":%llu,\"err\":%llu,\"errors\":{",
+			"\"ops\":%llu,\"rec\":%llu,\"err\":%llu,\"unwritten\":%llu,"
+			"\"errors\":{",
 			s->t, s->dt, s->read_bps, s->write_bps, s->iops, ops,
-			(unsigned long long)c->recovered, err);
+			(unsigned long long)c->recovered, err,
+			(unsigned long long)s->unwritten);
 		for (k = 0; k < DIX_ERR_NR; k++)
 			fprintf(f, "%s\"%s\":%llu", k ? "," : "",
 				dix_errkind_name(k),
@@ -122,6 +157,65 @@ void report_event(struct dix_run *r, const struct dix_event *ev)
 	fflush(f);
 }
 
+void report_precondition_progress(struct dix_run *r, uint64_t bytes,
+				  double seconds)
+{
+	const struct precond_result *p = &r->pres;
+	char a[32], b[32];
+	double rate;
+
+	if (seconds < 0) {
+		fprintf(stderr, "\r%60s\r", "");
+		fflush(stderr);
+		return;
+	}
+	rate = seconds > 0 ? bytes / seconds : 0;
+	snprintf(a, sizeof(a), "%.0f", bytes / 1048576.0);
+	fprintf(stderr, "\rprecondition: %s/%s, %.0f MB/s", a,
+		mib_str(p->region, b, sizeof(b)), rate / MB);
+	if (rate > 0)
+		fprintf(stderr, ", eta %.0f s", (p->region - bytes) / rate);
+	fputs("    ", stderr);
+	fflush(stderr);
+}
+
+void report_precondition(struct dix_run *r)
+{
+	const struct precond_result *p = &r->pres;
+	double rate = p->seconds > 0 ? p->bytes / p->seconds : 0;
+	char a[32], b[32], c[32];
+	FILE *f = stdout;
+
+	if (json(r)) {
+		fprintf(f, "{\"type\":\"precondition\",\"mode\":\"%s\",\"decided\":\"on\",\"reason\":",
+			precondition_names[r->o->precondition]);
+		json_escape(f, r->pre.reason);
+		fprintf(f, ",\"complete\":%s,\"bytes\":%llu,\"region\":%llu,"
+			"\"seconds\":%.3f,\"bps\":%.0f,\"mb_per_s\":%.2f,"
+			"\"io_size\":%llu,\"iodepth\":%u,\"jobs\":%d,"
+			"\"errors\":%llu}\n",
+			p->complete ? "true" : "false",
+			(unsigned long long)p->bytes,
+			(unsigned long long)p->region, p->seconds, rate,
+			rate / MB, (unsigned long long)r->pre.io_size,
+			r->pre.iodepth, r->nworkers,
+			(unsigned long long)p->errors);
+		fflush(f);
+		return;
+	}
+	if (p->complete)
+		fprintf(f, "precondition: %s written in %.2f s, %.1f MB/s (%s writes, QD%u); not counted in the load\n",
+			mib_str(p->bytes, a, sizeof(a)), p->seconds, rate / MB,
+			format_size(r->pre.io_size, c, sizeof(c)),
+			r->pre.iodepth);
+	else
+		fprintf(f, "precondition: %s at %.0f/%s after %.2f s (%.1f MB/s): the load never started\n",
+			p->errors ? "failed" : "stopped", p->bytes / 1048576.0,
+			mib_str(p->region, b, sizeof(b)), p->seconds,
+			rate / MB);
+	fflush(f);
+}
+
 /* A latency in ns as a short human string with its unit. */
 static const char *lat_str(uint64_t ns, char *buf, size_t len)
 {
@@ -145,7 +239,8 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 	FILE *f = stdout;
 	int d, k, i;
 
-	fprintf(f, "{\"type\":\"summary\",\"elapsed\":%.6f", t->elapsed);
+	fprintf(f, "{\"type\":\"summary\",\"load_started\":%s,\"elapsed\":%.6f",
+		r->started ? "true" : "false", t->elapsed);
 	for (d = 0; d < DIX_DIR_NR; d++)
 		fprintf(f, ",\"%s_bytes\":%llu,\"%s_ops\":%llu,\"%s_bps\":%.0f,\"%s_iops\":%.1f",
 			dirs[d], (unsigned long long)c->bytes[d], dirs[d],
@@ -209,9 +304,14 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 		else
 			fputs(",\"before\":null,\"after\":null,\"ratio\":null,"
 			      "\"before_sd\":null,\"after_sd\":null", f);
-		fprintf(f, ",\"n_before\":%d,\"n_after\":%d,\"significant\":%s}",
+		fprintf(f, ",\"n_before\":%d,\"n_after\":%d,\"significant\":%s",
 			tr->nbefore, tr->nafter,
 			tr->significant ? "true" : "false");
+		if (isnan(tr->before_trend))
+			fputs(",\"before_trend\":null", f);
+		else
+			fprintf(f, ",\"before_trend\":%.4f", tr->before_trend);
+		fprintf(f, ",\"steady\":%s}", tr->steady ? "true" : "false");
 	}
 	fputs("],\"settings\":{", f);
 	opts_print_effective(f, r->o, 1);
@@ -231,6 +331,16 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 	FILE *f = stdout;
 	int k, i;
 
+	if (!r->started) {
+		fprintf(f, "--- %s: the load never started (%s) ---\n",
+			r->t->path, r->pres.errors ?
+			"errors during preconditioning" :
+			r->stop ? "stopped during preconditioning" :
+			"preconditioning failed");
+		fprintf(f, "exit status %d: %s\n", status,
+			exit_status_text(status));
+		return;
+	}
 	fprintf(f, "--- %s: %.2f s ---\n", r->t->path, t->elapsed);
 	for (i = 0; i < DIX_DIR_NR; i++) {
 		const struct lat_hist *h = &t->lat[i];
@@ -283,13 +393,25 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 					"-", "-", "-", tr->nbefore, tr->nafter);
 				continue;
 			}
-			fprintf(f, "%-44.44s %7.1f %7s %9.2f %9.2f %6.2f  ±%.2f/±%.2f %s\n",
+			fprintf(f, "%-44.44s %7.1f %7s %9.2f %9.2f %6.2f  ±%.2f/±%.2f ",
 				r->events[tr->event].what, tr->at, chg,
 				tr->before / MB, tr->after / MB, tr->ratio,
-				tr->before_sd / MB, tr->after_sd / MB,
-				tr->significant ? "significant" :
-				"no significant change");
+				tr->before_sd / MB, tr->after_sd / MB);
+			if (!tr->steady)
+				fprintf(f, "before not steady: %+.0f %% over %.0f s\n",
+					100 * tr->before_trend, tr->before_span);
+			else
+				fputs(tr->significant ? "significant\n" :
+				      "no significant change\n", f);
 		}
+		for (i = 0; i < r->ntransitions; i++)
+			if (!r->transitions[i].steady)
+				break;
+		if (i < r->ntransitions)
+			fputs(r->pres.ran ?
+			      "the level drifted before the event although the region was preconditioned (a busy host?): the ratio compares a drift, not a step\n" :
+			      "the level drifted before the event: the ratio compares a drift, not a step (on a PI device, reads of never-written blocks skip the guard check; --precondition on writes the region first)\n",
+			      f);
 	}
 	fprintf(f, "exit status %d: %s\n", status, exit_status_text(status));
 }

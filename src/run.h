@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "meter.h"
 #include "options.h"
+#include "precond.h"
 #include "stats.h"
 #include "target.h"
 
@@ -59,7 +60,14 @@ struct dix_event {
  * @nbefore: intervals in @before
  * @nafter: intervals in @after
  * @ratio: @after / @before
- * @significant: the difference is beyond the noise of both sides
+ * @significant: the difference is beyond the noise of both sides (never
+ *	when the "before" level drifts: see @steady)
+ * @before_trend: relative change of the "before" level over its window,
+ *	from a straight-line fit (-0.38: fell by 38 % of its mean); NAN when
+ *	there are too few intervals to fit
+ * @before_span: seconds the fit covers
+ * @steady: the "before" level shows no trend beyond its noise; 0 means
+ *	the ratio compares a drift, not a step, and no verdict is given
  */
 struct dix_transition {
 	int event;
@@ -70,6 +78,9 @@ struct dix_transition {
 	int nbefore, nafter;
 	double ratio;
 	int significant;
+	double before_trend;
+	double before_span;
+	int steady;
 };
 
 /**
@@ -87,6 +98,10 @@ struct dix_transition {
  * @action_failed: a scheduled action failed (exit status 4)
  * @wake_fd: eventfd that wakes the meter loop (workers done, signals)
  * @ctl: state of the control thread (hot-load actions, kernel watch)
+ * @pre: the preconditioning decision (set before run_load())
+ * @pres: what preconditioning did
+ * @started: the measured load started (0: stopped or failed while
+ *	preconditioning)
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -106,6 +121,9 @@ struct dix_run {
 	int action_failed;
 	int wake_fd;
 	void *ctl;
+	struct precond_plan pre;
+	struct precond_result pres;
+	int started;
 };
 
 /**

@@ -94,8 +94,10 @@ int target_open(struct dix_target *t, const char *path, int write,
 		t->size = sz;
 		t->lbs = lbs;
 		if (!blkview_read_dev("/sys", major(st.st_rdev),
-				      minor(st.st_rdev), &bv))
+				      minor(st.st_rdev), &bv)) {
 			integrity_from(&t->integrity, &bv);
+			t->max_sectors_kb = bv.max_sectors_kb;
+		}
 	} else {
 		/*
 		 * O_DIRECT on a file needs the alignment of the device the
@@ -103,10 +105,12 @@ int target_open(struct dix_target *t, const char *path, int write,
 		 * the kernel does not say (tmpfs, overlay).
 		 */
 		t->lbs = 512;
-		if (!blkview_read("/sys", path, &bv) &&
-		    bv.logical_block_size >= 512 &&
-		    is_pow2(bv.logical_block_size))
-			t->lbs = bv.logical_block_size;
+		if (!blkview_read("/sys", path, &bv)) {
+			if (bv.logical_block_size >= 512 &&
+			    is_pow2(bv.logical_block_size))
+				t->lbs = bv.logical_block_size;
+			t->max_sectors_kb = bv.max_sectors_kb;
+		}
 		if ((uint64_t)st.st_size < create_size) {
 			if (!write || ftruncate(t->fd, create_size)) {
 				int e = write ? errno : EINVAL;

@@ -36,6 +36,9 @@ struct dix_integrity {
  * @size: usable bytes
  * @lbs: logical block size: the alignment of buffers, offsets and lengths
  * @integrity: kernel integrity view
+ * @max_sectors_kb: queue/max_sectors_kb of the device (a file: of the disk
+ *	under it), the largest request the block layer sends unsplit; 0 when
+ *	the kernel does not say
  */
 struct dix_target {
 	const char *path;
@@ -45,6 +48,7 @@ struct dix_target {
 	uint64_t size;
 	uint32_t lbs;
 	struct dix_integrity integrity;
+	uint32_t max_sectors_kb;
 };
 
 /**

@@ -24,9 +24,12 @@
  *	called significant
  * @k_sd: the levels must differ by more than @k_sd times the larger of the
  *	two standard deviations
+ * @trend_min: smallest relative change of the "before" level over its
+ *	window that makes it "not steady" (when the slope is also significant)
  *
  * Besides these, the difference must pass a two-sided Welch t-test at the
- * 0.1 % level (tr_t_critical()).
+ * 0.1 % level (tr_t_critical()), and the "before" slope is significant
+ * when it passes a two-sided t-test at the 1 % level (tr_t_critical99()).
  */
 struct tr_params {
 	double warmup;
@@ -34,9 +37,13 @@ struct tr_params {
 	double window;
 	double min_rel;
 	double k_sd;
+	double trend_min;
 };
 
-/** tr_params_default() - warm-up 2 s, settle 2 s, window 8 s, 5 %, 2 sd. */
+/**
+ * tr_params_default() - warm-up 2 s, settle 2 s, window 8 s, 5 %, 2 sd,
+ * trend 10 %.
+ */
 void tr_params_default(struct tr_params *p);
 
 /**
@@ -63,6 +70,44 @@ struct tr_window {
 };
 
 /**
+ * struct tr_trend - a straight line fitted to throughput over time.
+ * @n: intervals used
+ * @mean: their mean throughput
+ * @slope: least-squares slope, bytes/s per second
+ * @slope_se: its standard error (from the residuals, n - 2 degrees of
+ *	freedom)
+ * @span: seconds from the start of the first interval used to the end of
+ *	the last
+ * @rel: @slope * @span / @mean, the relative change over the span; NAN
+ *	when @n < 3 or @mean <= 0
+ * @steady: 0 when |@slope| exceeds tr_t_critical99(@n - 2) standard errors
+ *	and |@rel| >= the parameters' trend_min; 1 otherwise (also when there
+ *	is too little to tell)
+ */
+struct tr_trend {
+	int n;
+	double mean;
+	double slope;
+	double slope_se;
+	double span;
+	double rel;
+	int steady;
+};
+
+/**
+ * tr_trend() - fit a line to the intervals of @s within [@t0, @t1] (the
+ * same intervals a steady state there would use: the run's short tail
+ * left out) and decide whether the level drifts.
+ * @s: the series
+ * @t0: start of the window (seconds)
+ * @t1: end of the window
+ * @p: parameters (trend_min)
+ * @out: the fit
+ */
+void tr_trend(const struct tr_series *s, double t0, double t1,
+	      const struct tr_params *p, struct tr_trend *out);
+
+/**
  * tr_analyse() - analyse the event at @at.
  * @s: the series
  * @at: the event's time
@@ -71,7 +116,9 @@ struct tr_window {
  * @p: parameters
  * @out: filled: at, change_at (NAN unless significant), before/after means
  *	and standard deviations, nbefore/nafter, ratio (0 when before is 0),
- *	significant; @out->event is left alone
+ *	before_trend, before_span and steady (tr_trend() of the "before"
+ *	window), significant (never when not steady); @out->event is left
+ *	alone
  * @w: if not NULL, the spans used
  *
  * Return: 0, or -EINVAL when @s is not increasing in time.  Too few samples
@@ -97,5 +144,11 @@ long tr_change_point(const double *y, size_t n, double *sse_gain);
  * errs on the strict side).
  */
 double tr_t_critical(double df);
+
+/**
+ * tr_t_critical99() - two-sided 99 % critical value of Student's t with
+ * @df degrees of freedom (same rounding as tr_t_critical()).
+ */
+double tr_t_critical99(double df);
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * test-transition.c - the transition analysis on synthetic series: a clean
  * step, flat noise, two events, and the edge cases (event at t=1, event
- * after the last sample, too few samples, bad input).
+ * after the last sample, too few samples, bad input); the trend test of
+ * the "before" window on a drifting series (a fresh PI disk) and on flat
+ * noise with a step.
  */
 #include "config.h"
 
@@ -254,6 +256,109 @@ static void test_edges(void)
 	   "short tail interval ignored");
 }
 
+/*
+ * 1-second intervals ending at 1..n: a level falling linearly from @from
+ * (t = 0) to @to (t = @at), then @after, plus Gaussian noise of @sd.  The
+ * shape of the issue-9 run on a fresh scsi_debug disk: 28 -> 16 MB/s in
+ * the 10 s before a hot-load.
+ */
+static struct tr_series make_drift(int n, double from, double to, double at,
+				   double after, double sd)
+{
+	struct tr_series s = { tt, dd, yy, (size_t)n };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		double mid = i + 0.5;
+
+		tt[i] = i + 1;
+		dd[i] = 1;
+		yy[i] = (mid < at ? from + (to - from) * mid / at : after) +
+			sd * gauss();
+	}
+	return s;
+}
+
+static void test_trend(void)
+{
+	struct tr_params p;
+	struct dix_transition tr;
+	struct tr_trend tf;
+	struct tr_series s;
+	int i, flagged, sig;
+
+	tr_params_default(&p);
+	ok(fabs(tr_t_critical99(6) - 3.707) < 1e-9, "t(0.995, 6) from the table");
+	ok(fabs(tr_t_critical99(1e6) - 2.5758) < 0.001, "t99: large df tends to z");
+
+	/* drift: 28 -> 16 MB/s before the load at 10, 26 MB/s after */
+	s = make_drift(N, 28 * MB, 16 * MB, 10, 26 * MB, 1 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.steady, "drift: before not steady (trend %.3f)", tr.before_trend);
+	/* over the window [2, 10] the line falls 9.6 MB/s around a mean of
+	 * 20.8: -46 % */
+	ok(fabs(tr.before_trend + 0.46) < 0.08, "drift: before_trend %.3f ~ -0.46",
+	   tr.before_trend);
+	ok(fabs(tr.before_span - 8) < 1e-9, "drift: the fit spans 8 s (%.2f)",
+	   tr.before_span);
+	ok(!tr.significant && isnan(tr.change_at),
+	   "drift: no verdict (ratio %.2f would compare a drift)", tr.ratio);
+	/* the same fall upwards is a drift too */
+	s = make_drift(N, 16 * MB, 28 * MB, 10, 40 * MB, 1 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.steady && tr.before_trend > 0.3 && !tr.significant,
+	   "rising drift: not steady (trend %+.3f)", tr.before_trend);
+
+	/* power: the drift at 5 % noise is found in nearly every draw */
+	for (i = 0, flagged = 0; i < 500; i++) {
+		s = make_drift(N, 28 * MB, 16 * MB, 10, 26 * MB, 1 * MB);
+		tr_trend(&s, 2, 10, &p, &tf);
+		flagged += !tf.steady;
+	}
+	ok(flagged >= 490, "drift at 5 %% noise found in %d of 500 draws", flagged);
+
+	/* flat noisy series with a step: steady, and the step significant */
+	s = make_step(N, 30 * MB, 48 * MB, 10.2, 3 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.steady && fabs(tr.before_trend) < 0.1,
+	   "flat + step: steady (trend %+.3f)", tr.before_trend);
+	ok(tr.significant && fabs(tr.ratio - 1.6) < 0.15,
+	   "flat + step: significant, ratio %.3f", tr.ratio);
+
+	/* false alarms on flat 10 % noise: the 1 % slope test promises ~1 % */
+	for (i = 0, flagged = 0, sig = 0; i < 2000; i++) {
+		s = make_step(N, 90 * MB, 90 * MB, 10, 9 * MB);
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		flagged += !tr.steady;
+		sig += !tr.steady && tr.significant;
+	}
+	ok(flagged >= 2 && flagged <= 40,
+	   "flat 10 %% noise: %d of 2000 draws not steady (~1 %% expected; "
+	   "0 would mean the test never fires)", flagged);
+	is_int(sig, 0, "not steady is never significant");
+
+	/* a real but small slope (5 % over the window) is steady */
+	s = make_drift(N, 30 * MB, 28.125 * MB, 10, 30 * MB, 0);
+	tr_trend(&s, 2, 10, &p, &tf);
+	ok(tf.steady && tf.slope < 0 && fabs(tf.rel) < 0.1,
+	   "a 5 %% slope is below trend_min: steady (rel %+.3f)", tf.rel);
+	/* a noiseless 10 %+ fall: exact, not steady */
+	s = make_drift(N, 30 * MB, 20 * MB, 10, 30 * MB, 0);
+	tr_trend(&s, 2, 10, &p, &tf);
+	ok(!tf.steady && tf.slope_se < 1e-6 * MB,
+	   "a noiseless fall: not steady (rel %+.3f)", tf.rel);
+
+	/* too few intervals to fit: no trend, steady */
+	s = make_step(N, 30 * MB, 48 * MB, 10, 1 * MB);
+	tr_trend(&s, 2, 4, &p, &tf);
+	ok(tf.n == 2 && isnan(tf.rel) && tf.steady,
+	   "2 intervals: no fit (n %d), steady", tf.n);
+	s = make_step(N, 30 * MB, 48 * MB, 1.2, 0.5 * MB);
+	tr_analyse(&s, 1.0, 0, INFINITY, &p, &tr, NULL);
+	ok(isnan(tr.before_trend) && tr.steady,
+	   "event at t=1: before_trend null, steady");
+}
+
 int main(void)
 {
 	test_t_table();
@@ -262,5 +367,6 @@ int main(void)
 	test_flat_noise();
 	test_two_events();
 	test_edges();
+	test_trend();
 	return tap_done();
 }
