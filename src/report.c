@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
 #include "report.h"
 #include "util.h"
 
@@ -45,6 +44,18 @@ static const char *mib_str(uint64_t bytes, char *buf, size_t len)
 
 	snprintf(buf, len, m == (double)(uint64_t)m || m >= 100 ? "%.0f MiB" :
 		 "%.1f MiB", m);
+	return buf;
+}
+
+/* A write size: "1 MiB", "512 KiB", "127 KiB", "3584 bytes". */
+static const char *io_size_str(uint64_t v, char *buf, size_t len)
+{
+	if (v >= 1048576 && !(v % 1048576))
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
+	else if (!(v % 1024))
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, len, "%llu bytes", (unsigned long long)v);
 	return buf;
 }
 
@@ -87,7 +98,7 @@ void report_start(struct dix_run *r)
 		if (r->pre.on)
 			fprintf(f, ": %s in %s writes, QD%u",
 				mib_str(r->o->size, a, sizeof(a)),
-				format_size(r->pre.io_size, b, sizeof(b)),
+				io_size_str(r->pre.io_size, b, sizeof(b)),
 				r->pre.iodepth);
 		fputc('\n', f);
 	}
@@ -206,7 +217,7 @@ void report_precondition(struct dix_run *r)
 	if (p->complete)
 		fprintf(f, "precondition: %s written in %.2f s, %.1f MB/s (%s writes, QD%u); not counted in the load\n",
 			mib_str(p->bytes, a, sizeof(a)), p->seconds, rate / MB,
-			format_size(r->pre.io_size, c, sizeof(c)),
+			io_size_str(r->pre.io_size, c, sizeof(c)),
 			r->pre.iodepth);
 	else
 		fprintf(f, "precondition: %s at %.0f/%s after %.2f s (%.1f MB/s): the load never started\n",

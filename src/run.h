@@ -66,8 +66,15 @@ struct dix_event {
  *	from a straight-line fit (-0.38: fell by 38 % of its mean); NAN when
  *	there are too few intervals to fit
  * @before_span: seconds the fit covers
- * @steady: the "before" level shows no trend beyond its noise; 0 means
- *	the ratio compares a drift, not a step, and no verdict is given
+ * @before_unwritten_from: share (0..1) of the blocks read that were never
+ *	written, early in the "before" window (the first level of its best
+ *	two-level split when that split is significant, else the fitted
+ *	line's start); NAN when unknown
+ * @before_unwritten_to: the same late in the window
+ * @steady: the "before" level shows no trend beyond its noise, and the
+ *	share of never-written reads (cheaper on a PI device: nobody checks
+ *	their guard) did not move; 0 means the ratio compares a drift, not a
+ *	step, and no verdict is given
  */
 struct dix_transition {
 	int event;
@@ -80,6 +87,8 @@ struct dix_transition {
 	int significant;
 	double before_trend;
 	double before_span;
+	double before_unwritten_from;
+	double before_unwritten_to;
 	int steady;
 };
 
