@@ -322,6 +322,12 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 			fputs(",\"before_trend\":null", f);
 		else
 			fprintf(f, ",\"before_trend\":%.4f", tr->before_trend);
+		if (isnan(tr->before_unwritten_from))
+			fputs(",\"before_unwritten\":null", f);
+		else
+			fprintf(f, ",\"before_unwritten\":{\"from\":%.4f,\"to\":%.4f}",
+				tr->before_unwritten_from,
+				tr->before_unwritten_to);
 		fprintf(f, ",\"steady\":%s}", tr->steady ? "true" : "false");
 	}
 	fputs("],\"settings\":{", f);
@@ -408,10 +414,18 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 				r->events[tr->event].what, tr->at, chg,
 				tr->before / MB, tr->after / MB, tr->ratio,
 				tr->before_sd / MB, tr->after_sd / MB);
-			if (!tr->steady)
-				fprintf(f, "before not steady: %+.0f %% over %.0f s\n",
+			if (!tr->steady) {
+				fprintf(f, "before not steady: %+.0f %% over %.0f s",
 					100 * tr->before_trend, tr->before_span);
-			else
+				/* the cause, when reads met never-written blocks */
+				if (!isnan(tr->before_unwritten_from) &&
+				    fmax(tr->before_unwritten_from,
+					 tr->before_unwritten_to) >= 0.005)
+					fprintf(f, " (reads of never-written blocks %.0f %% -> %.0f %%)",
+						100 * tr->before_unwritten_from,
+						100 * tr->before_unwritten_to);
+				fputc('\n', f);
+			} else
 				fputs(tr->significant ? "significant\n" :
 				      "no significant change\n", f);
 		}

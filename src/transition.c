@@ -430,8 +430,10 @@ int tr_analyse(const struct tr_series *s, double at, double lo, double hi,
 			out->before_unwritten_from = trend.shift_from;
 			out->before_unwritten_to = trend.shift_to;
 		} else if (trend.n >= 3) {
-			out->before_unwritten_from = trend.mean - trend.change / 2;
-			out->before_unwritten_to = trend.mean + trend.change / 2;
+			out->before_unwritten_from =
+				clamp01(trend.mean - trend.change / 2);
+			out->before_unwritten_to =
+				clamp01(trend.mean + trend.change / 2);
 		}
 		if ((trend.sig && fabs(trend.change) >= p->share_min) ||
 		    (trend.shift_sig &&
