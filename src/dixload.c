@@ -138,6 +138,19 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 	return 0;
 }
 
+/* Whether the command line gives --@name (so a profile's value lost). */
+static int cli_sets(int argc, char **argv, const char *name)
+{
+	size_t n = strlen(name);
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, n) &&
+		    (argv[i][2 + n] == '\0' || argv[i][2 + n] == '='))
+			return 1;
+	return 0;
+}
+
 /*
  * Settings precedence: table defaults < profile < command line.  The
  * command line is parsed twice: once to find --profile, once (after the
@@ -357,7 +370,8 @@ static int run_main(int argc, char **argv)
 	}
 
 	memset(&r, 0, sizeof(r));
-	precond_decide(&o, &t, eng, &r.pre);
+	precond_decide(&o, cli_sets(argc, argv, "precondition") ? NULL :
+		       o.profile, &t, eng, &r.pre);
 	r.o = &o;
 	r.t = &t;
 	r.eng = eng;

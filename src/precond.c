@@ -52,8 +52,9 @@ static int carries_pi(const struct dix_opts *o, const struct dix_target *t,
 	return 1;
 }
 
-void precond_decide(const struct dix_opts *o, const struct dix_target *t,
-		    const struct dix_engine *e, struct precond_plan *p)
+void precond_decide(const struct dix_opts *o, const char *profile,
+		    const struct dix_target *t, const struct dix_engine *e,
+		    struct precond_plan *p)
 {
 	char why[160];
 	uint64_t slice = o->jobs ? o->size / o->jobs : o->size;
@@ -62,13 +63,11 @@ void precond_decide(const struct dix_opts *o, const struct dix_target *t,
 	p->io_size = precond_io_size(slice, t->lbs, t->max_sectors_kb);
 	p->iodepth = o->iodepth > PRECOND_DEPTH_MIN ? (unsigned int)o->iodepth :
 						      PRECOND_DEPTH_MIN;
-	switch (o->precondition) {
-	case PRECOND_ON:
-		p->on = 1;
-		snprintf(p->reason, sizeof(p->reason), "precondition=on");
-		return;
-	case PRECOND_OFF:
-		snprintf(p->reason, sizeof(p->reason), "precondition=off");
+	if (o->precondition != PRECOND_AUTO) {
+		p->on = o->precondition == PRECOND_ON;
+		snprintf(p->reason, sizeof(p->reason), "%s%s%sprecondition=%s",
+			 profile ? "profile " : "", profile ? profile : "",
+			 profile ? ": " : "", p->on ? "on" : "off");
 		return;
 	}
 	if (!rw_reads(o->rw)) {

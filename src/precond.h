@@ -26,9 +26,10 @@
 #include "options.h"
 #include "target.h"
 
-/* Largest preconditioning write: 1 MiB is where dd over scsi_debug stops
- * gaining (52 MB/s at 1 MiB under TCG, as fast as 4 MiB requests that the
- * block layer splits at max_sectors_kb anyway). */
+/* Largest preconditioning write.  The device's max_sectors_kb caps it
+ * further: the block layer would split a larger write anyway (scsi_debug
+ * on 6.1: 512 KiB, at which dixload wrote the 256 MiB disk at 44-46 MB/s
+ * under TCG on a busy host; dd with 1 MiB writes: 52 MB/s on a quiet one). */
 #define PRECOND_IO_MAX		(1u << 20)
 /* Writes in flight per job, at least: sequential writes keep a device busy
  * only when the next one is queued before the previous completes. */
@@ -71,6 +72,8 @@ struct precond_result {
  * precond_decide() - decide whether to precondition, and why.
  * @o: effective options (@o->precondition, @o->rw, @o->pi, @o->size,
  *	@o->jobs, @o->iodepth)
+ * @profile: the profile that set @o->precondition, or NULL (the command
+ *	line or the default did): named in the reason
  * @t: the opened target (its integrity format, logical block size and
  *	max_sectors_kb)
  * @e: the engine (whether it carries PI from user space)
@@ -82,8 +85,9 @@ struct precond_result {
  * read-only workload is left alone under auto: it checks the data an
  * earlier run wrote, which preconditioning would overwrite.
  */
-void precond_decide(const struct dix_opts *o, const struct dix_target *t,
-		    const struct dix_engine *e, struct precond_plan *p);
+void precond_decide(const struct dix_opts *o, const char *profile,
+		    const struct dix_target *t, const struct dix_engine *e,
+		    struct precond_plan *p);
 
 /**
  * precond_io_size() - bytes per preconditioning write.

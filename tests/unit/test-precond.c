@@ -41,61 +41,64 @@ static void test_decide(void)
 	o.size = 256 << 20;
 
 	target(&t, 1, "T10-DIF-TYPE1-CRC", 512);
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	ok(p.on && !strcmp(p.reason, "auto: reads on a T10-DIF-TYPE1-CRC device"),
 	   "auto, randrw on a DIF device: on (%s)", p.reason);
 	is_int(p.io_size, 512 << 10, "write size capped by max_sectors_kb 512");
 	is_int(p.iodepth, PRECOND_DEPTH_MIN, "depth at least 4 for QD1");
 
 	target(&t, 0, "none", 0);
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	ok(!p.on && !strcmp(p.reason, "auto: file has no PI"),
 	   "auto on a file: off (%s)", p.reason);
 
 	target(&t, 1, "none", 1280);
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	ok(!p.on && strstr(p.reason, "no integrity format"),
 	   "auto on a plain disk: off (%s)", p.reason);
 	is_int(p.io_size, 1 << 20, "1 MiB under a 1280 KiB limit");
 
 	target(&t, 1, "nop", 0);
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	ok(!p.on && strstr(p.reason, "nop"), "auto on format nop: off (%s)",
 	   p.reason);
 
 	/* an engine carrying dixload's own PI: on even where the kernel
 	 * shows no format (the namespace behind a passthrough engine) */
 	o.pi = PI_APP;
-	precond_decide(&o, &t, &eng_pi, &p);
+	precond_decide(&o, NULL, &t, &eng_pi, &p);
 	ok(p.on && strstr(p.reason, "--pi app through engine nvme"),
 	   "auto, --pi app through a PI engine: on (%s)", p.reason);
 	o.pi = PI_KERNEL;
 
 	target(&t, 1, "T10-DIF-TYPE1-CRC", 0);
 	o.rw = RW_RANDWRITE;
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	ok(!p.on && strstr(p.reason, "does not read"),
 	   "auto, write-only: off (%s)", p.reason);
 	o.rw = RW_READ;
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	ok(!p.on && strstr(p.reason, "read-only"),
 	   "auto, read-only: off, the data there is what it checks (%s)",
 	   p.reason);
 
 	o.precondition = PRECOND_ON;
 	target(&t, 0, "none", 0);
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	ok(p.on && !strcmp(p.reason, "precondition=on"),
 	   "on: on whatever the target (%s)", p.reason);
+	precond_decide(&o, "dif1", &t, &eng_blk, &p);
+	ok(p.on && !strcmp(p.reason, "profile dif1: precondition=on"),
+	   "on from a profile names it (%s)", p.reason);
 	o.precondition = PRECOND_OFF;
 	o.rw = RW_RANDRW;
 	target(&t, 1, "T10-DIF-TYPE1-CRC", 0);
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	ok(!p.on && !strcmp(p.reason, "precondition=off"),
 	   "off: off on a DIF device (%s)", p.reason);
 
 	o.iodepth = 16;
-	precond_decide(&o, &t, &eng_blk, &p);
+	precond_decide(&o, NULL, &t, &eng_blk, &p);
 	is_int(p.iodepth, 16, "a deeper --iodepth is kept");
 	opts_free(&o);
 }

@@ -40,7 +40,7 @@ show_intervals(recs)
 
 # preconditioning: the whole disk, before the load, out of its counts
 start = [r for r in recs if r["type"] == "start"][0]
-if start["precondition"]["decided"] != "on" or start["precondition"]["reason"] != "precondition=on":
+if start["precondition"]["decided"] != "on" or start["precondition"]["reason"] != "profile dif1: precondition=on":
     fail("dif1 must precondition: %s" % start["precondition"])
 pre = [r for r in recs if r["type"] == "precondition"]
 if len(pre) != 1:
