@@ -429,7 +429,7 @@ static void pi_prepare(struct wctx *x, struct dix_io *io)
 	if (inj == DIX_ERR_NR)
 		return;
 	idx = rng_next(&x->g.rng) % nint;
-	if (pi_corrupt(&x->pif, io->buf, io->meta, x->nint, idx, inj, &pio,
+	if (pi_corrupt(&x->pif, io->buf, io->meta, nint, idx, inj, &pio,
 		       &what))
 		return;
 	io->injected = inj;
