@@ -90,6 +90,12 @@ struct dix_io {
  * @pif: filled by init() of a DIX_ENG_PI engine when @pi_mode is PI_APP:
  *	the target's protection format as the engine found it on the device
  * @errmsg: init() failure reason, shown to the user
+ * @max_xfer: the device's transfer limit in bytes (queue/max_hw_sectors_kb;
+ *	0 when unknown), for engines whose wire carries more than the data
+ * @max_io: set by init() when the engine cannot carry I/Os of more data
+ *	bytes than this: metadata interleaved after each block on the wire
+ *	counts against @max_xfer (an NVMe extended-LBA namespace, sg with
+ *	--pi app).  0: only the device's own limits apply
  */
 struct dix_eng_ctx {
 	int fd;
@@ -100,7 +106,20 @@ struct dix_eng_ctx {
 	int pi_mode;
 	struct pi_format pif;
 	char errmsg[256];
+	uint64_t max_xfer;
+	uint64_t max_io;
 };
+
+/**
+ * eng_max_io() - the most data bytes of an I/O whose wire transfer, @meta
+ * bytes after each @lbs-byte block, stays within @max_xfer bytes (0 when
+ * @max_xfer is unknown).
+ */
+static inline uint64_t eng_max_io(uint64_t max_xfer, uint32_t lbs,
+				  uint32_t meta)
+{
+	return max_xfer / (lbs + meta) * lbs;
+}
 
 #define DIX_ENG_SYNC	0x1	/* completes every I/O inside queue() */
 #define DIX_ENG_PI	0x2	/* carries PI from user space (--pi app) */

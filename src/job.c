@@ -470,6 +470,7 @@ static int worker_setup(struct wctx *x)
 	x->ectx.lbs = x->lbs;
 	x->ectx.path = x->r->t->path;
 	x->ectx.pi_mode = o->pi;
+	x->ectx.max_xfer = (uint64_t)x->r->t->max_hw_sectors_kb * 1024;
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {
@@ -480,6 +481,11 @@ static int worker_setup(struct wctx *x)
 			return r;
 		}
 	}
+	/* preconditioning's large writes within what the engine can carry */
+	if (x->pre && x->ectx.max_io && x->bs > x->ectx.max_io &&
+	    x->ectx.max_io >= x->lbs)
+		x->bs = x->ectx.max_io - x->ectx.max_io % x->lbs;
+	w->io_size = x->bs;
 	x->pi_app = o->pi == PI_APP;
 	if (x->pi_app) {
 		x->pif = x->ectx.pif;

@@ -25,6 +25,8 @@ struct dix_run;
  * @nfirst: how many of @first_lba are filled
  * @precond: run the preconditioning pass (sequential writes of the
  *	plan's size over the slice) instead of the load
+ * @io_size: bytes per I/O the worker used (preconditioning: the plan's
+ *	size, or less where the engine cannot carry it)
  * @done: the worker has finished (1) — read by the meter loop
  * @err: setup failure (negative errno), 0 otherwise
  * @errmsg: setup failure text
@@ -39,6 +41,7 @@ struct dix_worker {
 	uint64_t first_lba[DIX_ERR_NR][DIX_FIRST_LBAS];
 	int nfirst[DIX_ERR_NR];
 	int precond;
+	uint64_t io_size;
 	int done;
 	int err;
 	char errmsg[512];

@@ -40,7 +40,8 @@
  * @on: write the region before the load
  * @reason: why, for the start lines and JSON ("auto: reads on a
  *	T10-DIF-TYPE1-CRC device", "precondition=off")
- * @io_size: bytes per write (a multiple of the logical block size)
+ * @io_size: bytes per write (a multiple of the logical block size); an
+ *	engine may carry less (struct dix_eng_ctx.max_io)
  * @iodepth: writes in flight per job (the sync engine still does one)
  */
 struct precond_plan {
@@ -58,6 +59,8 @@ struct precond_plan {
  * @region: bytes it set out to write
  * @seconds: how long it took
  * @errors: errors while writing (then the load does not start)
+ * @io_size: bytes per write used (the plan's, or less where the engine
+ *	cannot carry that much: metadata interleaved on the wire)
  */
 struct precond_result {
 	int ran;
@@ -66,6 +69,7 @@ struct precond_result {
 	uint64_t region;
 	double seconds;
 	uint64_t errors;
+	uint64_t io_size;
 };
 
 /**

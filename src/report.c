@@ -66,14 +66,12 @@ static void precondition_plan_json(FILE *f, const struct dix_run *r)
 		precondition_names[r->o->precondition],
 		r->pre.on ? "on" : "off");
 	json_escape(f, r->pre.reason);
-	fprintf(f, ",\"io_size\":%llu,\"iodepth\":%u}",
-		(unsigned long long)r->pre.io_size, r->pre.iodepth);
+	fputc('}', f);
 }
 
 void report_start(struct dix_run *r)
 {
 	FILE *f = stdout;
-	char a[32], b[32];
 
 	if (json(r)) {
 		fprintf(f, "{\"type\":\"start\",\"version\":\"%s\",\"dev\":",
@@ -93,14 +91,8 @@ void report_start(struct dix_run *r)
 		opts_print_effective(f, r->o, 0);
 		fputc('\n', f);
 		integrity_print(f, r->t, 0);
-		fprintf(f, "precondition: %s (%s)", r->pre.on ? "on" : "off",
+		fprintf(f, "precondition: %s (%s)\n", r->pre.on ? "on" : "off",
 			r->pre.reason);
-		if (r->pre.on)
-			fprintf(f, ": %s in %s writes, QD%u",
-				mib_str(r->o->size, a, sizeof(a)),
-				io_size_str(r->pre.io_size, b, sizeof(b)),
-				r->pre.iodepth);
-		fputc('\n', f);
 	}
 	fflush(f);
 }
@@ -208,7 +200,7 @@ void report_precondition(struct dix_run *r)
 			p->complete ? "true" : "false",
 			(unsigned long long)p->bytes,
 			(unsigned long long)p->region, p->seconds, rate,
-			rate / MB, (unsigned long long)r->pre.io_size,
+			rate / MB, (unsigned long long)p->io_size,
 			r->pre.iodepth, r->nworkers,
 			(unsigned long long)p->errors);
 		fflush(f);
@@ -217,7 +209,7 @@ void report_precondition(struct dix_run *r)
 	if (p->complete)
 		fprintf(f, "precondition: %s written in %.2f s, %.1f MB/s (%s writes, QD%u); not counted in the load\n",
 			mib_str(p->bytes, a, sizeof(a)), p->seconds, rate / MB,
-			io_size_str(r->pre.io_size, c, sizeof(c)),
+			io_size_str(p->io_size, c, sizeof(c)),
 			r->pre.iodepth);
 	else
 		fprintf(f, "precondition: %s at %.0f/%s after %.2f s (%.1f MB/s): the load never started\n",

@@ -278,6 +278,10 @@ static int precondition(struct dix_run *r, struct dix_totals *pre_tot,
 	res->seconds = pre_tot->elapsed;
 	res->bytes = pre_tot->c.bytes[DIX_WRITE];
 	res->errors = counters_errors(&pre_tot->c);
+	res->io_size = r->pre.io_size;
+	for (i = 0; i < r->nworkers; i++)
+		if (r->workers[i].io_size && r->workers[i].io_size < res->io_size)
+			res->io_size = r->workers[i].io_size;
 	res->complete = res->bytes == res->region && !res->errors &&
 			!*setup_failed;
 	pthread_mutex_lock(&r->lock);

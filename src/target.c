@@ -97,6 +97,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 				      minor(st.st_rdev), &bv)) {
 			integrity_from(&t->integrity, &bv);
 			t->max_sectors_kb = bv.max_sectors_kb;
+			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
 		}
 	} else {
 		/*
@@ -110,6 +111,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 			    is_pow2(bv.logical_block_size))
 				t->lbs = bv.logical_block_size;
 			t->max_sectors_kb = bv.max_sectors_kb;
+			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
 		}
 		if ((uint64_t)st.st_size < create_size) {
 			if (!write || ftruncate(t->fd, create_size)) {

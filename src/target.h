@@ -39,6 +39,8 @@ struct dix_integrity {
  * @max_sectors_kb: queue/max_sectors_kb of the device (a file: of the disk
  *	under it), the largest request the block layer sends unsplit; 0 when
  *	the kernel does not say
+ * @max_hw_sectors_kb: queue/max_hw_sectors_kb, the largest pass-through
+ *	transfer (0 when not known)
  */
 struct dix_target {
 	const char *path;
@@ -49,6 +51,7 @@ struct dix_target {
 	uint32_t lbs;
 	struct dix_integrity integrity;
 	uint32_t max_sectors_kb;
+	uint32_t max_hw_sectors_kb;
 };
 
 /**

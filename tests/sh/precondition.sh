@@ -30,7 +30,7 @@ F=$WORK/on.img
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 3200k --bs 64k --jobs 2 \
 	--rw randrw --precondition on --seed 7 ||
 	fail "precondition on: exit $? ($(cat "$WORK/e"))"
-grep -q '^precondition: on (precondition=on): 3.1 MiB in 1 MiB writes, QD4$' "$WORK/o" ||
+grep -qxF 'precondition: on (precondition=on)' "$WORK/o" ||
 	fail "no decision line: $(grep precondition "$WORK/o")"
 grep -q '^precondition: 3.1 MiB written in .* MB/s (1 MiB writes, QD4); not counted in the load$' "$WORK/o" ||
 	fail "no result line: $(grep precondition "$WORK/o")"
@@ -51,8 +51,8 @@ run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 3200k --bs 64k --jobs 2 \
 	fail "JSON run: exit $? ($(cat "$WORK/e"))"
 check_json "$WORK/o" <<'PY' || fail "JSON run"
 start, = by_type("start")
-assert start["precondition"] == {"mode": "on", "decided": "on", "reason": "precondition=on",
-                                 "io_size": 1048576, "iodepth": 4}, start["precondition"]
+assert start["precondition"] == {"mode": "on", "decided": "on", "reason": "precondition=on"}, \
+    start["precondition"]
 pre = by_type("precondition")
 assert len(pre) == 1, pre
 pre = pre[0]
@@ -61,7 +61,8 @@ for k, v in {"mode": "on", "decided": "on", "reason": "precondition=on", "comple
              "bytes": 3276800, "region": 3276800, "io_size": 1048576, "iodepth": 4,
              "jobs": 2, "errors": 0}.items():
     assert pre[k] == v, (k, pre[k], v)
-assert pre["seconds"] > 0 and abs(pre["bps"] - pre["bytes"] / pre["seconds"]) < 0.01 * pre["bps"] + 1, pre
+# seconds are printed to the millisecond
+assert pre["seconds"] > 0 and abs(pre["bps"] * pre["seconds"] - pre["bytes"]) <= pre["bps"] * 0.0005 + 1, pre
 assert abs(pre["mb_per_s"] - pre["bps"] / 1e6) < 0.01, pre
 iv = by_type("interval")
 assert iv and all(i["unwritten"] == 0 for i in iv), [i["unwritten"] for i in iv]
