@@ -23,6 +23,38 @@
 #include "target.h"
 #include "util.h"
 
+/*
+ * --version also says what this build contains, one "key: words" line each,
+ * so scripts (and the test suite's need_feature) can ask the binary instead
+ * of guessing from configure.
+ */
+static void print_version(void)
+{
+	const struct dix_engine *const *e;
+
+	printf("dixload %s\n", PACKAGE_VERSION);
+	printf("engines:");
+	for (e = engine_list(); *e; e++)
+		printf(" %s", (*e)->name);
+	printf("\nfeatures:");
+#ifdef HAVE_SGUTILS
+	printf(" sgutils");
+#endif
+#ifdef HAVE_NVME
+	printf(" nvme");
+#endif
+#ifdef HAVE_LIBURING
+	printf(" liburing");
+#endif
+#ifdef HAVE_ISAL
+	printf(" isal");
+#endif
+#ifdef HAVE_KMOD
+	printf(" kmod");
+#endif
+	printf("\n");
+}
+
 static void usage(FILE *f)
 {
 	const struct dix_engine *const *e;
@@ -89,7 +121,7 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 			exit(0);
 		}
 		if (!strcmp(arg, "--version")) {
-			printf("dixload %s\n", PACKAGE_VERSION);
+			print_version();
 			exit(0);
 		}
 		if (!strcmp(arg, "--list-profiles")) {

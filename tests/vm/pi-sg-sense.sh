@@ -2,6 +2,7 @@
 # sg engine --pi off on scsi_debug (default kernel): --pi app refused (scsi_debug stores interleaved PI as data), clean load; with opts=0x20 (DIF error) switched on mid-run every command fails with sense 0x10/1, counted as guard errors while the run goes on, exit 3; with opts=0x8 every 50th command ends in RECOVERED ERROR, counted as Rec with zero errors, exit 0; with opts=0x2 the read over LBA 0x1234 fails with MEDIUM ERROR and so does its retry: one io error, exit 2, both failures printed with the decoded sense.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
+need_feature sg
 need_vm
 need_dixload
 need_python
