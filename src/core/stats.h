@@ -3,7 +3,7 @@
  * stats.h - counters shared by the workers, the meter and the report:
  * bytes and ops per direction, errors by kind, latency histograms.
  *
- * Workers update their own struct dix_stats (no sharing, no atomics on the
+ * Workers update their own struct dix_counters (no sharing, no atomics on the
  * hot path beyond relaxed stores); the meter sums them every interval.
  */
 #ifndef DIX_STATS_H

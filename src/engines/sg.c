@@ -31,6 +31,7 @@
 
 #include <scsi/sg_lib.h>
 
+#include "byteorder.h"
 #include "engine.h"
 #include "options.h"
 #include "scsi_parse.h"
@@ -64,24 +65,6 @@ struct sg_data {
 	struct sg_slot *slot;
 	unsigned int nslot;
 };
-
-static inline void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static inline void put_be32(uint8_t *p, uint32_t v)
-{
-	put_be16(p, v >> 16);
-	put_be16(p + 2, v);
-}
-
-static inline void put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, v >> 32);
-	put_be32(p + 4, v);
-}
 
 static void sg_hdr(struct sg_io_hdr *h, uint8_t *cdb, int cdb_len, int dir,
 		   void *buf, unsigned int len, uint8_t *sense)

@@ -32,7 +32,6 @@
 
 #include "crc-internal.h"
 
-/* k[D] = the fold-by-D-blocks constant pair, D = 1 .. 16. */
 /*
  * k[D]: the fold-by-D-blocks constant pair, D = 1 .. 16.
  * ka, mu, p: the final reduction of a 128-bit remainder X to the CRC

@@ -22,6 +22,7 @@
 #include <isa-l/crc64.h>
 #endif
 
+#include "byteorder.h"
 #include "crc.h"
 #include "crc-internal.h"
 #include "util.h"
@@ -79,22 +80,6 @@ void crc_tables_init(void)
 	pthread_once(&tables_once, build_tables);
 }
 
-static inline uint32_t load_le32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return le32toh(v);
-}
-
-static inline uint64_t load_le64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return le64toh(v);
-}
-
 /* ---- CRC-16/T10-DIF ---- */
 
 static uint64_t crc16_byte(uint64_t state, const void *buf, size_t len)
@@ -145,7 +130,7 @@ uint64_t crc32c_slice16(uint64_t state, const void *buf, size_t len)
 	uint32_t crc = state;
 
 	for (; len >= 16; len -= 16, p += 16) {
-		uint32_t c = crc ^ load_le32(p);
+		uint32_t c = crc ^ get_le32(p);
 
 		crc = tab32[15][c & 0xff] ^ tab32[14][(c >> 8) & 0xff] ^
 		      tab32[13][(c >> 16) & 0xff] ^ tab32[12][c >> 24] ^
@@ -177,7 +162,7 @@ uint64_t crc64_slice16(uint64_t state, const void *buf, size_t len)
 	uint64_t crc = state;
 
 	for (; len >= 16; len -= 16, p += 16) {
-		uint64_t c = crc ^ load_le64(p);
+		uint64_t c = crc ^ get_le64(p);
 
 		crc = tab64[15][c & 0xff] ^ tab64[14][(c >> 8) & 0xff] ^
 		      tab64[13][(c >> 16) & 0xff] ^ tab64[12][(c >> 24) & 0xff] ^
@@ -211,13 +196,13 @@ uint64_t ipcsum_portable(uint64_t state, const void *buf, size_t len)
 
 		len -= n;
 		for (; n >= 16; n -= 16, p += 16) {
-			a += load_le32(p);
-			b += load_le32(p + 4);
-			c += load_le32(p + 8);
-			d += load_le32(p + 12);
+			a += get_le32(p);
+			b += get_le32(p + 4);
+			c += get_le32(p + 8);
+			d += get_le32(p + 12);
 		}
 		for (; n >= 4; n -= 4, p += 4)
-			a += load_le32(p);
+			a += get_le32(p);
 		if (n >= 2) {
 			a += p[0] | (p[1] << 8);
 			p += 2;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "byteorder.h"
 #include "pi.h"
 #include "util.h"
 
@@ -199,48 +200,6 @@ void pi_deinterleave(const void *src, void *data, void *meta,
 			m += ms;
 		}
 	}
-}
-
-static inline void put_be16(unsigned char *p, uint16_t v)
-{
-	v = htobe16(v);
-	memcpy(p, &v, 2);
-}
-
-static inline void put_be32(unsigned char *p, uint32_t v)
-{
-	v = htobe32(v);
-	memcpy(p, &v, 4);
-}
-
-static inline void put_be64(unsigned char *p, uint64_t v)
-{
-	v = htobe64(v);
-	memcpy(p, &v, 8);
-}
-
-static inline uint16_t get_be16(const unsigned char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return be16toh(v);
-}
-
-static inline uint32_t get_be32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return be32toh(v);
-}
-
-static inline uint64_t get_be64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return be64toh(v);
 }
 
 static inline __attribute__((always_inline)) void pack(enum dix_guard g,

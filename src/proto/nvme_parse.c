@@ -12,18 +12,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "byteorder.h"
 #include "nvme_parse.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 int nvme_parse_id_ns(const uint8_t *buf, size_t len, struct nvme_ns_format *f)
 {
@@ -34,7 +24,7 @@ int nvme_parse_id_ns(const uint8_t *buf, size_t len, struct nvme_ns_format *f)
 	memset(f, 0, sizeof(*f));
 	if (len < 30)
 		return -EBADMSG;
-	f->nsze = le64(buf);
+	f->nsze = get_le64(buf);
 	f->nlbaf = buf[25] + 1u;
 	flbas = buf[26];
 	/*
@@ -57,7 +47,7 @@ int nvme_parse_id_ns(const uint8_t *buf, size_t len, struct nvme_ns_format *f)
 	lbaf_off = 128 + 4 * (size_t)f->format_index;
 	if (len < lbaf_off + 4)
 		return -EBADMSG;
-	lbaf = le32(buf + lbaf_off);
+	lbaf = get_le32(buf + lbaf_off);
 	f->metadata_size = lbaf & 0xffff;
 	f->lbads = (lbaf >> 16) & 0xff;
 	f->relative_performance = (lbaf >> 24) & 0x03;
@@ -97,7 +87,7 @@ int nvme_parse_nvm_id_ns(const uint8_t *buf, size_t len,
 	if (len < off + 4)
 		return -EBADMSG;
 	n->pic = buf[8];
-	elbaf = le32(buf + off);
+	elbaf = get_le32(buf + off);
 	n->sts = elbaf & 0x7f;
 	pif = (elbaf >> 7) & 0x03;
 	if (pif == 3)

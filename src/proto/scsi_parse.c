@@ -10,23 +10,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "byteorder.h"
 #include "scsi_parse.h"
-
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
 
 /*
  * INQUIRY strings are ASCII padded with blanks; devices also pad with NULs
@@ -71,8 +56,8 @@ int scsi_parse_readcap16(const uint8_t *buf, size_t len,
 	memset(rc, 0, sizeof(*rc));
 	if (len < 14)
 		return -EBADMSG;
-	rc->last_lba = be64(buf);
-	rc->block_length = be32(buf + 8);
+	rc->last_lba = get_be64(buf);
+	rc->block_length = get_be32(buf + 8);
 	if (!rc->block_length)
 		return -EBADMSG;
 	rc->prot_en = buf[12] & 0x01;
@@ -87,7 +72,7 @@ int scsi_parse_readcap16(const uint8_t *buf, size_t len,
 	if (len >= 16) {
 		rc->lbpme = buf[14] & 0x80;
 		rc->lbprz = buf[14] & 0x40;
-		rc->lowest_aligned_lba = be16(buf + 14) & 0x3fff;
+		rc->lowest_aligned_lba = get_be16(buf + 14) & 0x3fff;
 	}
 	return 0;
 }
@@ -98,7 +83,7 @@ int scsi_vpd_page_len(const uint8_t *buf, size_t len, unsigned int page)
 
 	if (len < 4 || buf[1] != page)
 		return -EBADMSG;
-	total = 4 + (size_t)be16(buf + 2);
+	total = 4 + (size_t)get_be16(buf + 2);
 	return (int)(total < len ? total : len);
 }
 
@@ -163,13 +148,13 @@ int scsi_parse_vpd_block_limits(const uint8_t *buf, size_t len,
 	if (n < 16)
 		return -EBADMSG;
 	bl->max_compare_write = buf[5];
-	bl->opt_xfer_granularity = be16(buf + 6);
-	bl->max_xfer_len = be32(buf + 8);
-	bl->opt_xfer_len = be32(buf + 12);
+	bl->opt_xfer_granularity = get_be16(buf + 6);
+	bl->max_xfer_len = get_be32(buf + 8);
+	bl->opt_xfer_len = get_be32(buf + 12);
 	if (n >= 24)
-		bl->max_unmap_lba_count = be32(buf + 20);
+		bl->max_unmap_lba_count = get_be32(buf + 20);
 	if (n >= 44)
-		bl->max_write_same_len = be64(buf + 36);
+		bl->max_write_same_len = get_be64(buf + 36);
 	return 0;
 }
 
@@ -205,7 +190,7 @@ static void sense_desc_info(const uint8_t *buf, size_t len, struct scsi_sense *s
 		/* Information descriptor: ADDITIONAL LENGTH 0x0A, VALID bit. */
 		if (buf[off] == 0x00 && dlen >= 12) {
 			s->info_valid = buf[off + 2] & 0x80;
-			s->info = be64(buf + off + 4);
+			s->info = get_be64(buf + off + 4);
 			return;
 		}
 		off += dlen;
@@ -237,7 +222,7 @@ int scsi_parse_sense(const uint8_t *buf, size_t len, struct scsi_sense *s)
 			s->sense_key = buf[2] & 0x0f;
 		if (len >= 7 && (buf[0] & 0x80)) {
 			s->info_valid = true;
-			s->info = be32(buf + 3);
+			s->info = get_be32(buf + 3);
 		}
 		/* ASC/ASCQ exist only if ADDITIONAL SENSE LENGTH covers them. */
 		if (len >= 14 && buf[7] >= 6) {

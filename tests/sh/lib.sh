@@ -44,12 +44,6 @@ need_feature() {
 
 need_python() { command -v python3 >/dev/null || skip "python3 not installed (needed to parse JSON)"; }
 
-# A scratch file target on a filesystem that supports O_DIRECT.
-scratch_file() {
-	f="$WORK/$1"
-	echo "$f"
-}
-
 # need_root WHAT - skip unless root; WHAT names what needs it.
 need_root() { [ "$(id -u)" = 0 ] || skip "not root (needed for $*)"; }
 
