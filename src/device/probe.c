@@ -390,15 +390,7 @@ static int probe_gather(struct probe_result *r, const char *path,
 			 strerror(-ret));
 		return -1;
 	}
-#ifdef HAVE_SGUTILS
-	r->have_sg = true;
-#endif
-#ifdef HAVE_NVME
-	r->have_nvme = true;
-#endif
-#ifdef HAVE_LIBURING
-	r->have_uring = true;
-#endif
+	r->engines = engine_list();
 	r->uring_pi = uring_pi_offered();
 	profile_foreach_dir(add_profiles_from, r);
 

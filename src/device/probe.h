@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "blkview.h"
+#include "engine.h"
 #include "nvme_parse.h"
 #include "scsi_parse.h"
 
@@ -121,9 +122,8 @@ struct probe_profile {
  * @kind: what kind of target it is
  * @scsi: SCSI view (@kind == PROBE_SCSI)
  * @nvme: NVMe view (@kind == PROBE_NVME)
- * @have_sg: dixload was built with libsgutils2 (sg engine, SCSI view)
- * @have_nvme: dixload was built with libnvme (nvme engine, NVMe view)
- * @have_uring: dixload was built with liburing (io_uring engine)
+ * @engines: the engines to consider (NULL-terminated; probe_run() sets the
+ *	built-in table, tests their own): what each can drive is its data
  * @uring_pi: the running kernel's io_uring offers PI attributes
  *	(IORING_FEAT_RW_ATTR): 1 yes, 0 no, -1 unknown
  * @nprofiles: entries in @profiles
@@ -137,9 +137,7 @@ struct probe_result {
 	enum probe_kind kind;
 	struct probe_scsi scsi;
 	struct probe_nvme nvme;
-	bool have_sg;
-	bool have_nvme;
-	bool have_uring;
+	const struct dix_engine *const *engines;
 	int uring_pi;
 	int nprofiles;
 	struct probe_profile profiles[PROBE_MAX_PROFILES];

@@ -273,48 +273,70 @@ static void diag_nvme(struct probe_result *r)
 		    t);
 }
 
+/*
+ * Whether engine @e can run on @r's target with --pi @mode.  @pass 0 takes
+ * the engines that work on what the device or the block layer checks
+ * itself; for --pi app, pass 1 adds those that hand the kernel's format
+ * over per I/O (listed after: the drive's own PI checks more).
+ */
+static bool engine_fits(const struct probe_result *r, const struct dix_engine *e,
+			const char *mode, int pass)
+{
+	bool kpi = format_has_pi(r->bv.format);
+
+	if (!strcmp(mode, "kernel"))
+		return pass == 0 && kpi && (e->targets & DIX_TGT_BLOCK);
+	if (!strcmp(mode, "off"))
+		return pass == 0 && ((e->targets & DIX_TGT_BLOCK) ||
+			((e->targets & DIX_TGT_SCSI) && r->kind == PROBE_SCSI) ||
+			((e->targets & DIX_TGT_NVME) && r->kind == PROBE_NVME));
+	switch (e->app_pi) {
+	case DIX_APP_PI_SCSI:
+		return pass == 0 && scsi_drive_pi(r);
+	case DIX_APP_PI_NVME:
+		return pass == 0 && nvme_drive_pi(r) && r->nvme.n.guard_bits != 32;
+	case DIX_APP_PI_KERNEL:
+		return pass == 1 && kpi && r->uring_pi == 1;
+	default:
+		return false;
+	}
+}
+
 void probe_engines(const struct probe_result *r, const char *mode, char *out,
 		   size_t len)
 {
-	bool kpi = format_has_pi(r->bv.format);
-	bool scsi_pi = scsi_drive_pi(r);
-	bool nvme_pi = nvme_drive_pi(r) && r->nvme.n.guard_bits != 32;
+	const struct dix_engine *const *e;
 	size_t used = 0;
+	int pass;
 
 	out[0] = '\0';
-#define ADD(name) (used += snprintf(out + used, used < len ? len - used : 0, \
-				     "%s%s", used ? ", " : "", name))
-	if (!strcmp(mode, "kernel")) {
-		if (kpi) {
-			ADD("sync");
-			ADD("libaio");
-			if (r->have_uring)
-				ADD("io_uring");
-		}
-	} else if (!strcmp(mode, "app")) {
-		if (scsi_pi && r->have_sg)
-			ADD("sg");
-		if (nvme_pi && r->have_nvme)
-			ADD("nvme");
-		if (kpi && r->have_uring && r->uring_pi == 1)
-			ADD("io_uring");
-	} else if (!strcmp(mode, "off")) {
-		ADD("sync");
-		ADD("libaio");
-		if (r->have_uring)
-			ADD("io_uring");
-		if (r->kind == PROBE_SCSI && r->have_sg)
-			ADD("sg");
-		if (r->kind == PROBE_NVME && r->have_nvme)
-			ADD("nvme");
-	}
-#undef ADD
+	if (!r->engines)
+		return;
+	for (pass = 0; pass < 2; pass++)
+		for (e = r->engines; *e; e++)
+			if (engine_fits(r, *e, mode, pass))
+				used += snprintf(out + used, used < len ? len - used : 0,
+						 "%s%s", used ? ", " : "", (*e)->name);
+}
+
+/* The first engine in @r's table that carries @kind of PI, or NULL. */
+static const struct dix_engine *engine_with(const struct probe_result *r,
+					    enum dix_app_pi kind)
+{
+	const struct dix_engine *const *e;
+
+	for (e = r->engines; e && *e; e++)
+		if ((*e)->app_pi == kind)
+			return *e;
+	return NULL;
 }
 
 static void diag_engines(struct probe_result *r)
 {
-	char list[128];
+	const struct dix_engine *attr = engine_with(r, DIX_APP_PI_KERNEL);
+	const struct dix_engine *nvme = engine_with(r, DIX_APP_PI_NVME);
 	const char *fmt = r->bv.format;
+	char list[128], note[160] = "";
 
 	probe_engines(r, "kernel", list, sizeof(list));
 	if (list[0])
@@ -325,24 +347,29 @@ static void diag_engines(struct probe_result *r)
 		    fmt);
 
 	probe_engines(r, "app", list, sizeof(list));
+	if (attr && r->uring_pi != 1 && format_has_pi(fmt))
+		snprintf(note, sizeof(note),
+			 "; %s PI attributes are not offered by this kernel (%s)",
+			 attr->name, attr->needs ? attr->needs : "");
 	if (list[0]) {
 		say(r, "--pi app: engines %s (dixload generates and checks PI itself)%s%s",
 		    list,
-		    scsi_drive_pi(r) && r->scsi.rc.protection_type == 2 ?
-		    "; sg uses READ(32)/WRITE(32) for Type 2" : "",
-		    r->have_uring && r->uring_pi != 1 && format_has_pi(fmt) ?
-		    "; io_uring PI attributes are not offered by this kernel" : "");
+		    scsi_drive_pi(r) && r->scsi.rc.protection_type == 2 &&
+		    engine_with(r, DIX_APP_PI_SCSI) ?
+		    "; SCSI pass-through uses READ(32)/WRITE(32) for Type 2" : "",
+		    note);
 	} else {
-		const char *why = "the target carries no PI";
+		char why[200] = "the target carries no PI";
 
-		if (scsi_drive_pi(r) && !r->have_sg)
-			why = "dixload was built without libsgutils2 (sg engine)";
-		else if (nvme_drive_pi(r) && !r->have_nvme)
-			why = "dixload was built without libnvme (nvme engine)";
-		else if (r->kind == PROBE_NVME && r->nvme.n.guard_bits == 32)
-			why = "the nvme engine has no 32-bit-guard PI";
-		else if (format_has_pi(fmt) && r->have_uring)
-			why = "the drive carries no PI of its own and this kernel's io_uring offers no PI attributes";
+		if (scsi_drive_pi(r) && !engine_with(r, DIX_APP_PI_SCSI))
+			snprintf(why, sizeof(why), "this dixload has no engine for SCSI drive PI; configure's summary says what was left out");
+		else if (nvme_drive_pi(r) && !nvme)
+			snprintf(why, sizeof(why), "this dixload has no engine for NVMe drive PI; configure's summary says what was left out");
+		else if (r->kind == PROBE_NVME && r->nvme.n.guard_bits == 32 && nvme)
+			snprintf(why, sizeof(why), "the %s engine has no 32-bit-guard PI", nvme->name);
+		else if (format_has_pi(fmt) && attr)
+			snprintf(why, sizeof(why), "the drive carries no PI of its own and this kernel's %s offers no PI attributes",
+				 attr->name);
 		say(r, "--pi app: not possible here (%s)", why);
 	}
 	probe_engines(r, "off", list, sizeof(list));

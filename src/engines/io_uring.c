@@ -221,12 +221,15 @@ static void uring_cleanup(struct dix_eng_ctx *ctx)
 }
 
 const struct dix_engine engine_io_uring = {
+	.version = DIX_ENGINE_VERSION,
 	.name = "io_uring",
 	.help = "io_uring via liburing, --iodepth I/Os in flight per job, batched submission; "
 		"--pi app attaches dixload's PI to each read/write (Linux 6.14+ "
 		"read/write attributes, format from FS_IOC_GETLBMD_CAP, 6.17+); "
 		"a failed check shows as EILSEQ, the tag unnamed",
-	.flags = DIX_ENG_PI,
+	.targets = DIX_TGT_BLOCK,
+	.app_pi = DIX_APP_PI_KERNEL,
+	.needs = "Linux 6.14+ for --pi app (read/write PI attributes)",
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

@@ -417,12 +417,14 @@ static void sg_cleanup(struct dix_eng_ctx *ctx)
 }
 
 const struct dix_engine engine_sg = {
+	.version = DIX_ENGINE_VERSION,
 	.name = "sg",
 	.help = "SCSI pass-through (SG_IO) READ/WRITE(16), READ/WRITE(32) on Type 2; "
 		"--pi app interleaves PI after each block (RDPROTECT/WRPROTECT=1), "
 		"off/kernel sends none; which tag failed comes from the sense; "
 		"--iodepth overlaps with one thread per queue slot",
-	.flags = DIX_ENG_PI | DIX_ENG_PIOFF,
+	.targets = DIX_TGT_SCSI,
+	.app_pi = DIX_APP_PI_SCSI,
 	.init = sg_init,
 	.queue = sg_queue,
 	.commit = sg_commit,
