@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "options.h"
 #include "parse.h"
 #include "util.h"
@@ -311,12 +312,60 @@ static const char *opt_value(const struct dix_opts *o,
 	return NULL;
 }
 
+/* The settings as JSON members: numbers as numbers, sizes in bytes. */
+static void opts_json(struct jw *w, const struct dix_opts *o)
+{
+	const struct dix_option *d;
+	char buf[64];
+	int i;
+
+	for (d = dix_options; d->name; d++) {
+		const void *field = (const char *)o + d->off;
+		const char *v = opt_value(o, d, buf, sizeof(buf));
+
+		if (d->type == OPT_LIST) {
+			const struct str_list *l = field;
+
+			if (!l->n)
+				continue;
+			jw_arr_open(w, d->name);
+			for (i = 0; i < l->n; i++)
+				jw_str(w, NULL, l->v[i]);
+			jw_arr_close(w);
+			continue;
+		}
+		if (!v)
+			continue;
+		switch (d->type) {
+		case OPT_SIZE:
+		case OPT_UINT:
+			jw_uint(w, d->name, *(const uint64_t *)field);
+			break;
+		case OPT_SECONDS:
+			jw_num(w, d->name, *(const double *)field, -1);
+			break;
+		case OPT_FLAG:
+			jw_int(w, d->name, *(const int *)field);
+			break;
+		default:
+			jw_str(w, d->name, v);
+		}
+	}
+}
+
 void opts_print_effective(FILE *f, const struct dix_opts *o, int json)
 {
 	const struct dix_option *d;
 	char buf[64];
 	int first = 1, i;
 
+	if (json) {
+		struct jw w;
+
+		jw_init(&w, f);
+		opts_json(&w, o);
+		return;
+	}
 	for (d = dix_options; d->name; d++) {
 		const char *v = opt_value(o, d, buf, sizeof(buf));
 
@@ -324,40 +373,16 @@ void opts_print_effective(FILE *f, const struct dix_opts *o, int json)
 			const struct str_list *l = (const void *)
 				((const char *)o + d->off);
 
-			if (!l->n)
-				continue;
-			if (json) {
-				fprintf(f, "%s\"%s\":[", first ? "" : ",",
-					d->name);
-				for (i = 0; i < l->n; i++) {
-					if (i)
-						fputc(',', f);
-					json_escape(f, l->v[i]);
-				}
-				fputc(']', f);
-			} else {
-				for (i = 0; i < l->n; i++)
-					fprintf(f, "%s%s=%s", first && !i ?
-						"" : " ", d->name, l->v[i]);
-			}
-			first = 0;
+			for (i = 0; i < l->n; i++)
+				fprintf(f, "%s%s=%s", first && !i ? "" : " ",
+					d->name, l->v[i]);
+			if (l->n)
+				first = 0;
 			continue;
 		}
 		if (!v)
 			continue;
-		if (json) {
-			fprintf(f, "%s\"%s\":", first ? "" : ",", d->name);
-			if (d->type == OPT_UINT || d->type == OPT_SECONDS ||
-			    d->type == OPT_FLAG)
-				fputs(v, f);
-			else if (d->type == OPT_SIZE)
-				fprintf(f, "%llu", (unsigned long long)
-					*(const uint64_t *)((const char *)o + d->off));
-			else
-				json_escape(f, v);
-		} else {
-			fprintf(f, "%s%s=%s", first ? "" : " ", d->name, v);
-		}
+		fprintf(f, "%s%s=%s", first ? "" : " ", d->name, v);
 		first = 0;
 	}
 }

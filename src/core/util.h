@@ -54,11 +54,6 @@ char *xstrdup(const char *s);
 int aligned_grow(void **p, size_t *cap, size_t len);
 
 /**
- * json_escape() - write @s as a JSON string literal (with quotes) to @f.
- */
-void json_escape(FILE *f, const char *s);
-
-/**
  * read_sysfs_str() - read a one-line sysfs/proc file into @buf, newline
  * stripped.  Return: 0, or -errno.
  */

@@ -34,6 +34,7 @@
 #endif
 #ifdef HAVE_LIBURING
 #include <liburing.h>
+#include "json.h"
 #include "uring_pi.h"
 #endif
 
@@ -426,184 +427,173 @@ static const char *kind_name(enum probe_kind k)
 	return names[k];
 }
 
-static const char *jb(bool b)
-{
-	return b ? "true" : "false";
-}
-
-static void json_kv_str(FILE *f, const char *key, const char *val, bool comma)
-{
-	fprintf(f, "%s\"%s\":", comma ? "," : "", key);
-	json_escape(f, val);
-}
-
-/* "sync, libaio" -> ["sync","libaio"] */
-static void json_list(FILE *f, const char *list)
-{
-	char copy[256], *save, *tok;
-	int n = 0;
-
-	snprintf(copy, sizeof(copy), "%s", list);
-	fputc('[', f);
-	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		if (n++)
-			fputc(',', f);
-		json_escape(f, tok);
-	}
-	fputc(']', f);
-}
-
-static void json_scsi(FILE *f, const struct probe_result *r)
+static void json_scsi(struct jw *w, const struct probe_result *r)
 {
 	const struct probe_scsi *s = &r->scsi;
-	int i;
+	int i, t;
 
-	fputs(",\"scsi\":{", f);
-	json_kv_str(f, "hctl", s->hctl, false);
+	jw_obj_open(w, "scsi");
+	jw_str(w, "hctl", s->hctl);
 	if (s->error[0])
-		json_kv_str(f, "error", s->error, true);
+		jw_str(w, "error", s->error);
 	if (s->inq_ok) {
-		json_kv_str(f, "vendor", s->inq.vendor, true);
-		json_kv_str(f, "product", s->inq.product, true);
-		json_kv_str(f, "revision", s->inq.revision, true);
-		fprintf(f, ",\"protect\":%s", jb(s->inq.protect));
+		jw_str(w, "vendor", s->inq.vendor);
+		jw_str(w, "product", s->inq.product);
+		jw_str(w, "revision", s->inq.revision);
+		jw_bool(w, "protect", s->inq.protect);
 	}
 	if (s->rc_ok) {
-		fprintf(f, ",\"prot_en\":%s,\"protection_type\":%u,\"p_type\":%u,"
-			"\"p_i_exponent\":%u,\"logical_block_size\":%u,"
-			"\"last_lba\":%llu,\"lbppbe\":%u",
-			jb(s->rc.prot_en), s->rc.protection_type, s->rc.p_type,
-			s->rc.p_i_exponent, s->rc.block_length,
-			(unsigned long long)s->rc.last_lba, s->rc.lbppbe);
+		jw_bool(w, "prot_en", s->rc.prot_en);
+		jw_uint(w, "protection_type", s->rc.protection_type);
+		jw_uint(w, "p_type", s->rc.p_type);
+		jw_uint(w, "p_i_exponent", s->rc.p_i_exponent);
+		jw_uint(w, "logical_block_size", s->rc.block_length);
+		jw_uint(w, "last_lba", s->rc.last_lba);
+		jw_uint(w, "lbppbe", s->rc.lbppbe);
 	} else if (s->rc_error[0]) {
-		json_kv_str(f, "readcap16_error", s->rc_error, true);
+		jw_str(w, "readcap16_error", s->rc_error);
 	}
 	if (s->ei_ok) {
-		int t, k = 0;
-
-		fprintf(f, ",\"extended_inquiry\":{\"spt\":%u,\"spt_types\":[",
-			s->ei.spt);
+		jw_obj_open(w, "extended_inquiry");
+		jw_uint(w, "spt", s->ei.spt);
+		jw_arr_open(w, "spt_types");
 		for (t = 1; t <= 3; t++)
 			if (s->ei.type_mask & (1u << t))
-				fprintf(f, "%s%d", k++ ? "," : "", t);
-		fprintf(f, "],\"grd_chk\":%s,\"app_chk\":%s,\"ref_chk\":%s,"
-			"\"p_i_i_sup\":%s,\"no_pi_chk\":%s}",
-			jb(s->ei.grd_chk), jb(s->ei.app_chk), jb(s->ei.ref_chk),
-			jb(s->ei.p_i_i_sup), jb(s->ei.no_pi_chk));
-	} else
-		fputs(",\"extended_inquiry\":null", f);
-	if (s->bl_ok)
-		fprintf(f, ",\"block_limits\":{\"max_transfer_length\":%u,"
-			"\"optimal_transfer_length\":%u,"
-			"\"optimal_transfer_length_granularity\":%u,"
-			"\"max_compare_and_write_length\":%u,"
-			"\"max_unmap_lba_count\":%u,\"max_write_same_length\":%llu}",
-			s->bl.max_xfer_len, s->bl.opt_xfer_len,
-			s->bl.opt_xfer_granularity, s->bl.max_compare_write,
-			s->bl.max_unmap_lba_count,
-			(unsigned long long)s->bl.max_write_same_len);
-	else
-		fputs(",\"block_limits\":null", f);
-	fprintf(f, ",\"host\":{\"prot_capabilities\":%ld,\"prot_guard_type\":%ld}",
-		s->prot_caps, s->guard_type);
-	if (s->scsi_debug) {
-		fputs(",\"scsi_debug\":{", f);
-		for (i = 0; i < s->nparams; i++)
-			json_kv_str(f, s->param_name[i], s->param_val[i], i > 0);
-		fputc('}', f);
+				jw_int(w, NULL, t);
+		jw_arr_close(w);
+		jw_bool(w, "grd_chk", s->ei.grd_chk);
+		jw_bool(w, "app_chk", s->ei.app_chk);
+		jw_bool(w, "ref_chk", s->ei.ref_chk);
+		jw_bool(w, "p_i_i_sup", s->ei.p_i_i_sup);
+		jw_bool(w, "no_pi_chk", s->ei.no_pi_chk);
+		jw_obj_close(w);
+	} else {
+		jw_null(w, "extended_inquiry");
 	}
-	fputc('}', f);
+	if (s->bl_ok) {
+		jw_obj_open(w, "block_limits");
+		jw_uint(w, "max_transfer_length", s->bl.max_xfer_len);
+		jw_uint(w, "optimal_transfer_length", s->bl.opt_xfer_len);
+		jw_uint(w, "optimal_transfer_length_granularity",
+			s->bl.opt_xfer_granularity);
+		jw_uint(w, "max_compare_and_write_length", s->bl.max_compare_write);
+		jw_uint(w, "max_unmap_lba_count", s->bl.max_unmap_lba_count);
+		jw_uint(w, "max_write_same_length", s->bl.max_write_same_len);
+		jw_obj_close(w);
+	} else {
+		jw_null(w, "block_limits");
+	}
+	jw_obj_open(w, "host");
+	jw_int(w, "prot_capabilities", s->prot_caps);
+	jw_int(w, "prot_guard_type", s->guard_type);
+	jw_obj_close(w);
+	if (s->scsi_debug) {
+		jw_obj_open(w, "scsi_debug");
+		for (i = 0; i < s->nparams; i++)
+			jw_str(w, s->param_name[i], s->param_val[i]);
+		jw_obj_close(w);
+	}
+	jw_obj_close(w);
 }
 
-static void json_nvme(FILE *f, const struct probe_result *r)
+static void json_nvme(struct jw *w, const struct probe_result *r)
 {
 	const struct probe_nvme *n = &r->nvme;
 	const struct nvme_ns_format *fm = &n->f;
 
-	fputs(",\"nvme\":{", f);
-	json_kv_str(f, "serial", n->serial, false);
-	json_kv_str(f, "model", n->model, true);
+	jw_obj_open(w, "nvme");
+	jw_str(w, "serial", n->serial);
+	jw_str(w, "model", n->model);
 	if (n->error[0])
-		json_kv_str(f, "error", n->error, true);
+		jw_str(w, "error", n->error);
 	if (n->ns_ok) {
-		fprintf(f, ",\"nsid\":%u,\"protection_type\":%u,"
-			"\"metadata_size\":%u,\"pi_first\":%s,"
-			"\"extended_lba\":%s,\"guard_bits\":%u,\"pi_size\":%u,"
-			"\"data_size\":%u,\"format_index\":%u,\"nlbaf\":%u,"
-			"\"dpc\":%u,\"dps\":%u,\"nsze\":%llu,"
-			"\"nvm_identify\":%s",
-			n->nsid, fm->protection_type, fm->metadata_size,
-			jb(fm->pi_first), jb(fm->extended_lba),
-			fm->protection_type ? n->n.guard_bits : 0,
-			fm->protection_type ? n->n.pi_size : 0,
-			fm->data_size, fm->format_index, fm->nlbaf, fm->dpc,
-			fm->dps, (unsigned long long)fm->nsze, jb(n->nvm_ok));
+		jw_uint(w, "nsid", n->nsid);
+		jw_uint(w, "protection_type", fm->protection_type);
+		jw_uint(w, "metadata_size", fm->metadata_size);
+		jw_bool(w, "pi_first", fm->pi_first);
+		jw_bool(w, "extended_lba", fm->extended_lba);
+		jw_uint(w, "guard_bits", fm->protection_type ? n->n.guard_bits : 0);
+		jw_uint(w, "pi_size", fm->protection_type ? n->n.pi_size : 0);
+		jw_uint(w, "data_size", fm->data_size);
+		jw_uint(w, "format_index", fm->format_index);
+		jw_uint(w, "nlbaf", fm->nlbaf);
+		jw_uint(w, "dpc", fm->dpc);
+		jw_uint(w, "dps", fm->dps);
+		jw_uint(w, "nsze", fm->nsze);
+		jw_bool(w, "nvm_identify", n->nvm_ok);
 		if (!n->nvm_ok)
-			json_kv_str(f, "nvm_identify_note", n->nvm_note, true);
+			jw_str(w, "nvm_identify_note", n->nvm_note);
 	}
-	fputc('}', f);
+	jw_obj_close(w);
+}
+
+/* The engines for --pi @mode as a JSON array, from the table (no re-split). */
+static void json_engines(struct jw *w, const struct probe_result *r, const char *mode)
+{
+	const struct dix_engine *const *e;
+	int pass;
+
+	jw_arr_open(w, mode);
+	for (pass = 0; pass < 2; pass++)
+		for (e = r->engines; e && *e; e++)
+			if (probe_engine_fits(r, *e, mode, pass))
+				jw_str(w, NULL, (*e)->name);
+	jw_arr_close(w);
 }
 
 void probe_print_json(FILE *f, const struct probe_result *r)
 {
 	const struct blkview *bv = &r->bv;
-	char list[128];
-	int i, n;
+	struct jw w;
+	int i;
 
-	fputc('{', f);
-	json_kv_str(f, "device", r->path, false);
-	json_kv_str(f, "kind", kind_name(r->kind), true);
-	json_kv_str(f, "name", bv->name, true);
-	json_kv_str(f, "disk", bv->disk, true);
-	fprintf(f, ",\"partition\":%s,\"size_bytes\":%llu", jb(bv->is_partition),
-		(unsigned long long)bv->size_bytes);
+	jw_init(&w, f);
+	jw_obj_open(&w, NULL);
+	jw_str(&w, "device", r->path);
+	jw_str(&w, "kind", kind_name(r->kind));
+	jw_str(&w, "name", bv->name);
+	jw_str(&w, "disk", bv->disk);
+	jw_bool(&w, "partition", bv->is_partition);
+	jw_uint(&w, "size_bytes", bv->size_bytes);
 	if (bv->slaves[0])
-		json_kv_str(f, "slaves", bv->slaves, true);
-	fprintf(f, ",\"queue\":{\"logical_block_size\":%u,"
-		"\"physical_block_size\":%u,\"max_sectors_kb\":%u,"
-		"\"max_hw_sectors_kb\":%u}",
-		bv->logical_block_size, bv->physical_block_size,
-		bv->max_sectors_kb, bv->max_hw_sectors_kb);
-	fputs(",\"integrity\":{", f);
-	json_kv_str(f, "format", bv->format, false);
-	fprintf(f, ",\"protection_interval_bytes\":%u,\"tag_size\":%u,"
-		"\"read_verify\":%s,\"write_generate\":%s,"
-		"\"device_is_integrity_capable\":%s,\"sysfs\":%s}",
-		bv->protection_interval_bytes, bv->tag_size,
-		jb(bv->read_verify), jb(bv->write_generate),
-		jb(bv->device_is_integrity_capable), jb(bv->has_integrity));
+		jw_str(&w, "slaves", bv->slaves);
+	jw_obj_open(&w, "queue");
+	jw_uint(&w, "logical_block_size", bv->logical_block_size);
+	jw_uint(&w, "physical_block_size", bv->physical_block_size);
+	jw_uint(&w, "max_sectors_kb", bv->max_sectors_kb);
+	jw_uint(&w, "max_hw_sectors_kb", bv->max_hw_sectors_kb);
+	jw_obj_close(&w);
+	jw_obj_open(&w, "integrity");
+	jw_str(&w, "format", bv->format);
+	jw_uint(&w, "protection_interval_bytes", bv->protection_interval_bytes);
+	jw_uint(&w, "tag_size", bv->tag_size);
+	jw_bool(&w, "read_verify", bv->read_verify);
+	jw_bool(&w, "write_generate", bv->write_generate);
+	jw_bool(&w, "device_is_integrity_capable", bv->device_is_integrity_capable);
+	jw_bool(&w, "sysfs", bv->has_integrity);
+	jw_obj_close(&w);
 	if (r->kind == PROBE_SCSI)
-		json_scsi(f, r);
+		json_scsi(&w, r);
 	else if (r->kind == PROBE_NVME)
-		json_nvme(f, r);
+		json_nvme(&w, r);
 
-	fputs(",\"pi_modes\":{", f);
-	probe_engines(r, "kernel", list, sizeof(list));
-	fputs("\"kernel\":", f);
-	json_list(f, list);
-	probe_engines(r, "app", list, sizeof(list));
-	fputs(",\"app\":", f);
-	json_list(f, list);
-	probe_engines(r, "off", list, sizeof(list));
-	fputs(",\"off\":", f);
-	json_list(f, list);
-	fputc('}', f);
+	jw_obj_open(&w, "pi_modes");
+	json_engines(&w, r, "kernel");
+	json_engines(&w, r, "app");
+	json_engines(&w, r, "off");
+	jw_obj_close(&w);
 
-	fputs(",\"profiles\":[", f);
-	for (i = 0, n = 0; i < r->nprofiles; i++) {
-		if (!probe_profile_fits(&r->profiles[i], bv->format))
-			continue;
-		if (n++)
-			fputc(',', f);
-		json_escape(f, r->profiles[i].name);
-	}
-	fputs("],\"diagnosis\":[", f);
-	for (i = 0; i < r->ndiag; i++) {
-		if (i)
-			fputc(',', f);
-		json_escape(f, r->diag[i]);
-	}
-	fputs("]}\n", f);
+	jw_arr_open(&w, "profiles");
+	for (i = 0; i < r->nprofiles; i++)
+		if (probe_profile_fits(&r->profiles[i], bv->format))
+			jw_str(&w, NULL, r->profiles[i].name);
+	jw_arr_close(&w);
+	jw_arr_open(&w, "diagnosis");
+	for (i = 0; i < r->ndiag; i++)
+		jw_str(&w, NULL, r->diag[i]);
+	jw_arr_close(&w);
+	jw_obj_close(&w);
+	jw_end_line(&w);
 }
 
 static void human_scsi(FILE *f, const struct probe_result *r)

@@ -162,6 +162,15 @@ int probe_main(int argc, char **argv);
 void probe_diagnose(struct probe_result *r);
 
 /**
+ * probe_engine_fits() - whether engine @e can run on @r's target with --pi
+ * @mode ("kernel", "app", "off").  Engines are listed in two passes: @pass 0
+ * those that work on what the device or the block layer checks itself,
+ * @pass 1 (--pi app only) those that hand the kernel's format over per I/O.
+ */
+bool probe_engine_fits(const struct probe_result *r, const struct dix_engine *e,
+		       const char *mode, int pass);
+
+/**
  * probe_engines() - the dixload engines that can run on @r's target with
  * --pi @mode ("kernel", "app" or "off"), as "sync, libaio, ..." in @out
  * ("" when none can).  Pure, like probe_diagnose().

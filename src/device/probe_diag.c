@@ -274,13 +274,14 @@ static void diag_nvme(struct probe_result *r)
 }
 
 /*
- * Whether engine @e can run on @r's target with --pi @mode.  @pass 0 takes
+ * probe_engine_fits(): whether engine @e can run on @r's target with --pi
+ * @mode.  @pass 0 takes
  * the engines that work on what the device or the block layer checks
  * itself; for --pi app, pass 1 adds those that hand the kernel's format
  * over per I/O (listed after: the drive's own PI checks more).
  */
-static bool engine_fits(const struct probe_result *r, const struct dix_engine *e,
-			const char *mode, int pass)
+bool probe_engine_fits(const struct probe_result *r, const struct dix_engine *e,
+		       const char *mode, int pass)
 {
 	bool kpi = format_has_pi(r->bv.format);
 
@@ -314,7 +315,7 @@ void probe_engines(const struct probe_result *r, const char *mode, char *out,
 		return;
 	for (pass = 0; pass < 2; pass++)
 		for (e = r->engines; *e; e++)
-			if (engine_fits(r, *e, mode, pass))
+			if (probe_engine_fits(r, *e, mode, pass))
 				used += snprintf(out + used, used < len ? len - used : 0,
 						 "%s%s", used ? ", " : "", (*e)->name);
 }

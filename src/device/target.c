@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "blkview.h"
 #include "parse.h"
 #include "target.h"
@@ -135,13 +136,17 @@ void integrity_print(FILE *f, const struct dix_target *t, int json)
 	const struct dix_integrity *in = &t->integrity;
 
 	if (json) {
-		fprintf(f, "{\"format\":");
-		json_escape(f, in->format);
-		fprintf(f, ",\"protection_interval_bytes\":%u,\"tag_size\":%u,"
-			"\"read_verify\":%d,\"write_generate\":%d,"
-			"\"device_is_integrity_capable\":%d}",
-			in->interval, in->tag_size, in->read_verify,
-			in->write_generate, in->capable);
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "format", in->format);
+		jw_uint(&w, "protection_interval_bytes", in->interval);
+		jw_uint(&w, "tag_size", in->tag_size);
+		jw_int(&w, "read_verify", in->read_verify);
+		jw_int(&w, "write_generate", in->write_generate);
+		jw_int(&w, "device_is_integrity_capable", in->capable);
+		jw_obj_close(&w);
 		return;
 	}
 	fprintf(f, "integrity: %s format=%s", t->name, in->format);

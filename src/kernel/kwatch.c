@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "kwatch.h"
 #include "util.h"
 
@@ -319,17 +320,17 @@ static void push_change(struct kw_diff *d, int kind, const char *text,
 	d->nchanges++;
 }
 
-static void json_driver(FILE *f, const struct kw_alg *a)
+static void json_driver(struct jw *w, const char *key, const struct kw_alg *a)
 {
 	if (!a) {
-		fputs("null", f);
+		jw_null(w, key);
 		return;
 	}
-	fputs("{\"driver\":", f);
-	json_escape(f, a->driver);
-	fprintf(f, ",\"priority\":%d,\"module\":", a->priority);
-	json_escape(f, a->module);
-	fputc('}', f);
+	jw_obj_open(w, key);
+	jw_str(w, "driver", a->driver);
+	jw_int(w, "priority", a->priority);
+	jw_str(w, "module", a->module);
+	jw_obj_close(w);
 }
 
 /* The JSON members of a change; @alg NULL for the transform. */
@@ -340,27 +341,20 @@ static char *change_json(const char *alg, const struct kw_alg *p,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
 
 	if (!f)
 		return xstrdup("");
+	jw_init_members(&w, f);
 	if (!alg) {
-		fputs(",\"change\":\"transform\",\"from\":", f);
-		if (from)
-			json_escape(f, from);
-		else
-			fputs("null", f);
-		fputs(",\"to\":", f);
-		if (to)
-			json_escape(f, to);
-		else
-			fputs("null", f);
+		jw_str(&w, "change", "transform");
+		jw_str(&w, "from", from);
+		jw_str(&w, "to", to);
 	} else {
-		fputs(",\"change\":\"driver\",\"algorithm\":", f);
-		json_escape(f, alg);
-		fputs(",\"from\":", f);
-		json_driver(f, p);
-		fputs(",\"to\":", f);
-		json_driver(f, q);
+		jw_str(&w, "change", "driver");
+		jw_str(&w, "algorithm", alg);
+		json_driver(&w, "from", p);
+		json_driver(&w, "to", q);
 	}
 	fclose(f);
 	return buf;
@@ -502,35 +496,31 @@ char *kw_registered_text(const struct kw_diff *d)
 	return buf;
 }
 
-static void json_str_list(FILE *f, const char *key, char *const *v, int n)
+static void json_str_list(struct jw *w, const char *key, char *const *v, int n)
 {
 	int i;
 
-	fprintf(f, ",\"%s\":[", key);
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc(',', f);
-		json_escape(f, v[i]);
-	}
-	fputc(']', f);
+	jw_arr_open(w, key);
+	for (i = 0; i < n; i++)
+		jw_str(w, NULL, v[i]);
+	jw_arr_close(w);
 }
 
-static void json_alg_list(FILE *f, const char *key, const struct kw_alg *v,
+static void json_alg_list(struct jw *w, const char *key, const struct kw_alg *v,
 			  int n)
 {
 	int i;
 
-	fprintf(f, ",\"%s\":[", key);
+	jw_arr_open(w, key);
 	for (i = 0; i < n; i++) {
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		json_escape(f, v[i].name);
-		fputs(",\"driver\":", f);
-		json_escape(f, v[i].driver);
-		fprintf(f, ",\"priority\":%d,\"module\":", v[i].priority);
-		json_escape(f, v[i].module);
-		fputc('}', f);
+		jw_obj_open(w, NULL);
+		jw_str(w, "name", v[i].name);
+		jw_str(w, "driver", v[i].driver);
+		jw_int(w, "priority", v[i].priority);
+		jw_str(w, "module", v[i].module);
+		jw_obj_close(w);
 	}
-	fputc(']', f);
+	jw_arr_close(w);
 }
 
 char *kw_diff_json(const struct kw_diff *d)
@@ -538,13 +528,15 @@ char *kw_diff_json(const struct kw_diff *d)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
 
 	if (!f)
 		return xstrdup("");
-	json_str_list(f, "modules_loaded", d->loaded, d->nloaded);
-	json_str_list(f, "modules_unloaded", d->unloaded, d->nunloaded);
-	json_alg_list(f, "crypto_added", d->added, d->nadded);
-	json_alg_list(f, "crypto_removed", d->removed, d->nremoved);
+	jw_init_members(&w, f);
+	json_str_list(&w, "modules_loaded", d->loaded, d->nloaded);
+	json_str_list(&w, "modules_unloaded", d->unloaded, d->nunloaded);
+	json_alg_list(&w, "crypto_added", d->added, d->nadded);
+	json_alg_list(&w, "crypto_removed", d->removed, d->nremoved);
 	fclose(f);
 	return buf;
 }

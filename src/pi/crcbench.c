@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "crc.h"
 #include "crcbench.h"
 #include "pi.h"
@@ -197,9 +198,16 @@ static void bench_impls(const struct bench *b)
 			continue;
 		if (!crc_impl_ok(c)) {
 			if (b->json) {
-				printf("{\"type\":\"crc\",\"guard\":\"%s\",\"impl\":\"%s\","
-				       "\"skipped\":\"CPU lacks the instructions\"}\n",
-				       crc_guard_name(c->guard), c->name);
+				struct jw w;
+
+				jw_init(&w, stdout);
+				jw_obj_open(&w, NULL);
+				jw_str(&w, "type", "crc");
+				jw_str(&w, "guard", crc_guard_name(c->guard));
+				jw_str(&w, "impl", c->name);
+				jw_str(&w, "skipped", "CPU lacks the instructions");
+				jw_obj_close(&w);
+				jw_end_line(&w);
 			} else {
 				printf("%-7s %-9s %s\n", crc_guard_name(c->guard), c->name,
 				       "skipped: CPU lacks the instructions");
@@ -214,14 +222,22 @@ static void bench_impls(const struct bench *b)
 
 			u.impl = c;
 			gbps = measure(&u, b->seconds);
-			if (b->json)
-				printf("{\"type\":\"crc\",\"guard\":\"%s\",\"impl\":\"%s\","
-				       "\"dispatch\":%s,\"case\":\"%s\",\"call_bytes\":%zu,"
-				       "\"calls\":%zu,\"gbps\":%.3f}\n",
-				       crc_guard_name(c->guard), c->name,
-				       disp ? "true" : "false", cases[k].key,
-				       u.call_bytes, u.calls, gbps);
-			else
+			if (b->json) {
+				struct jw w;
+
+				jw_init(&w, stdout);
+				jw_obj_open(&w, NULL);
+				jw_str(&w, "type", "crc");
+				jw_str(&w, "guard", crc_guard_name(c->guard));
+				jw_str(&w, "impl", c->name);
+				jw_bool(&w, "dispatch", disp);
+				jw_str(&w, "case", cases[k].key);
+				jw_uint(&w, "call_bytes", u.call_bytes);
+				jw_uint(&w, "calls", u.calls);
+				jw_num(&w, "gbps", gbps, 3);
+				jw_obj_close(&w);
+				jw_end_line(&w);
+			} else
 				printf(" %9.2f", gbps);
 			fflush(stdout);
 		}
@@ -265,13 +281,23 @@ static void bench_pi_impl(const struct bench *b, enum dix_guard g,
 
 		u.run = ops[k].run;
 		gbps = measure(&u, b->seconds);
-		if (b->json)
-			printf("{\"type\":\"pi\",\"guard\":\"%s\",\"impl\":\"%s\","
-			       "\"dispatch\":%s,\"multi\":%s,\"interval\":%u,"
-			       "\"op\":\"%s\",\"intervals\":%zu,\"gbps\":%.3f}\n",
-			       crc_guard_name(g), c->name, disp ? "true" : "false",
-			       c->multi ? "true" : "false", SECTOR, ops[k].key, u.nr, gbps);
-		else
+		if (b->json) {
+			struct jw w;
+
+			jw_init(&w, stdout);
+			jw_obj_open(&w, NULL);
+			jw_str(&w, "type", "pi");
+			jw_str(&w, "guard", crc_guard_name(g));
+			jw_str(&w, "impl", c->name);
+			jw_bool(&w, "dispatch", disp);
+			jw_bool(&w, "multi", c->multi);
+			jw_uint(&w, "interval", SECTOR);
+			jw_str(&w, "op", ops[k].key);
+			jw_uint(&w, "intervals", u.nr);
+			jw_num(&w, "gbps", gbps, 3);
+			jw_obj_close(&w);
+			jw_end_line(&w);
+		} else
 			printf(" %9.2f", gbps);
 		fflush(stdout);
 	}
@@ -354,9 +380,15 @@ static void af_alg_skip(const struct bench *b, const char *why, int err)
 
 	snprintf(msg, sizeof(msg), "%s (%s)", why, strerror(err));
 	if (b->json) {
-		printf("{\"type\":\"af_alg\",\"alg\":\"crct10dif\",\"skipped\":");
-		json_escape(stdout, msg);
-		printf("}\n");
+		struct jw w;
+
+		jw_init(&w, stdout);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "af_alg");
+		jw_str(&w, "alg", "crct10dif");
+		jw_str(&w, "skipped", msg);
+		jw_obj_close(&w);
+		jw_end_line(&w);
 	} else {
 		printf("kernel crct10dif via AF_ALG: skipped: %s\n", msg);
 	}
@@ -419,12 +451,21 @@ static void bench_af_alg(const struct bench *b)
 			break;
 		}
 		if (b->json) {
-			printf("{\"type\":\"af_alg\",\"guard\":\"crc16\",\"impl\":\"kernel\","
-			       "\"driver\":");
-			json_escape(stdout, driver);
-			printf(",\"priority\":%d,\"case\":\"%s\",\"call_bytes\":%zu,"
-			       "\"calls\":%zu,\"gbps\":%.3f}\n", prio, cases[k].key,
-			       u.call_bytes, u.calls, gbps);
+			struct jw w;
+
+			jw_init(&w, stdout);
+			jw_obj_open(&w, NULL);
+			jw_str(&w, "type", "af_alg");
+			jw_str(&w, "guard", "crc16");
+			jw_str(&w, "impl", "kernel");
+			jw_str(&w, "driver", driver);
+			jw_int(&w, "priority", prio);
+			jw_str(&w, "case", cases[k].key);
+			jw_uint(&w, "call_bytes", u.call_bytes);
+			jw_uint(&w, "calls", u.calls);
+			jw_num(&w, "gbps", gbps, 3);
+			jw_obj_close(&w);
+			jw_end_line(&w);
 		} else {
 			printf(" %9.2f", gbps);
 		}

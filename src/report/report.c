@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json.h"
 #include "report.h"
 #include "util.h"
 
