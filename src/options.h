@@ -101,6 +101,13 @@ enum opt_type {
 
 /* Where an option may appear. */
 #define OPT_CLI_ONLY	0x1	/* not in profiles (--profile, --help ...) */
+/*
+ * A scheduled action (--hotload, --unload, --sysfs, --exec): it changes the
+ * system as root, so it is accepted only from the command line of the
+ * person running dixload, never from a profile, which describes a workload
+ * and may come from a directory someone else writes.
+ */
+#define OPT_ACTION	0x2
 
 /**
  * struct dix_option - one row of the option table.
@@ -111,7 +118,7 @@ enum opt_type {
  * @allowed: for OPT_ENUM, the NULL-terminated list of values
  * @min: smallest accepted number (OPT_UINT/OPT_SIZE)
  * @max: largest accepted number (0 = no limit)
- * @flags: OPT_CLI_ONLY ...
+ * @flags: OPT_CLI_ONLY, OPT_ACTION
  * @metavar: the value's name in --help
  * @help: one line of help
  */

@@ -326,7 +326,8 @@ static int uring_pi_offered(void)
 /* ---- profiles ---- */
 
 /* The loadable profiles of @dir, added to @arg's (a probe_result) list. */
-static int add_profiles_from(const char *dir, void *arg)
+static int add_profiles_from(const char *dir, enum profile_origin from,
+			     void *arg)
 {
 	struct probe_result *r = arg;
 	struct dirent **ents;
