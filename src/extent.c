@@ -287,6 +287,28 @@ static void bridge(struct extent_tracker *t, int i)
 	}
 }
 
+/* Was LBA @lba checked recently (in one of the remembered ranges)? */
+static int seen(const struct extent_tracker *t, uint64_t lba)
+{
+	unsigned int i, n = t->nseen < EXTENT_HISTORY ? t->nseen : EXTENT_HISTORY;
+
+	for (i = 0; i < n; i++)
+		if (lba >= t->seen[i][0] && lba < t->seen[i][1])
+			return 1;
+	return 0;
+}
+
+/* The side state of an extent from [@lba, @end): the slice ends, history. */
+static int lo_known(const struct extent_tracker *t, uint64_t lba)
+{
+	return lba <= t->lo || seen(t, lba - 1);
+}
+
+static int hi_known(const struct extent_tracker *t, uint64_t end)
+{
+	return end >= t->hi || seen(t, end);
+}
+
 void tracker_add(struct extent_tracker *t, struct bad_extent *b, double now)
 {
 	uint64_t end = b->lba + b->count;
@@ -299,9 +321,9 @@ void tracker_add(struct extent_tracker *t, struct bad_extent *b, double now)
 		if (!extent_join(&o->e, b))
 			continue;
 		if (o->e.lba < lba)
-			o->lo_done = o->e.lba <= t->lo;
+			o->lo_done = lo_known(t, o->e.lba);
 		if (o->e.lba + o->e.count > oend)
-			o->hi_done = o->e.lba + o->e.count >= t->hi;
+			o->hi_done = hi_known(t, o->e.lba + o->e.count);
 		o->touched = now;
 		bridge(t, i);
 		return;
@@ -314,8 +336,8 @@ void tracker_add(struct extent_tracker *t, struct bad_extent *b, double now)
 	}
 	t->open[t->nopen].e = *b;
 	t->open[t->nopen].touched = now;
-	t->open[t->nopen].lo_done = b->lba <= t->lo;
-	t->open[t->nopen].hi_done = end >= t->hi;
+	t->open[t->nopen].lo_done = lo_known(t, b->lba);
+	t->open[t->nopen].hi_done = hi_known(t, end);
 	t->nopen++;
 	b->detail = NULL;
 }
@@ -326,6 +348,9 @@ void tracker_checked(struct extent_tracker *t, uint64_t lba, uint64_t count,
 	uint64_t end = lba + count;
 	int i;
 
+	t->seen[t->nseen % EXTENT_HISTORY][0] = lba;
+	t->seen[t->nseen % EXTENT_HISTORY][1] = end;
+	t->nseen++;
 	/* backwards: close_open() moves the last entry into the hole */
 	for (i = t->nopen - 1; i >= 0; i--) {
 		struct extent_open *o = &t->open[i];

@@ -126,6 +126,7 @@ void extent_json(FILE *f, const struct bad_extent *e, uint32_t lbs,
 		 const char *lead);
 
 #define EXTENT_OPEN_MAX		16	/* extents a tracker keeps open */
+#define EXTENT_HISTORY		32	/* checked ranges a tracker remembers */
 #define EXTENT_OPEN_SECONDS	1.0	/* an open extent closes this long
 					 * after it last grew */
 
@@ -153,6 +154,10 @@ struct extent_open {
  * @open: extents still growing (@nopen of them)
  * @lo: first LBA of the worker's slice
  * @hi: the LBA after it
+ * @seen: the last EXTENT_HISTORY ranges checked ([0] start, [1] end), so
+ *	an extent opened next to a range checked before it (the previous I/O
+ *	of a sequential pass) knows at once that it cannot grow there
+ * @nseen: ranges ever added to @seen (the next goes to @nseen % its size)
  * @closed: called with each extent as it closes (the live print), or NULL
  * @arg: passed to @closed
  *
@@ -172,6 +177,8 @@ struct extent_tracker {
 	struct extent_open open[EXTENT_OPEN_MAX];
 	int nopen;
 	uint64_t lo, hi;
+	uint64_t seen[EXTENT_HISTORY][2];
+	unsigned int nseen;
 	void (*closed)(const struct bad_extent *e, void *arg);
 	void *arg;
 };

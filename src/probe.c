@@ -125,7 +125,7 @@ static void sg_fail(char *out, size_t len, const char *cmd, int res)
 	char b[96];
 
 	if (res < 0)
-		snprintf(out, len, "%s failed: %s", cmd, strerror(-res));
+		snprintf(out, len, "%s failed: %s", cmd, dix_io_strerror(-res));
 	else
 		snprintf(out, len, "%s failed: %s", cmd,
 			 sg_get_category_sense_str(res, sizeof(b), b, 0));
@@ -230,7 +230,7 @@ static void scsi_view(struct probe_result *r, const char *diskdir,
 static void nvme_fail(char *out, size_t len, const char *cmd, int st)
 {
 	if (st < 0)
-		snprintf(out, len, "%s failed: %s", cmd, strerror(errno));
+		snprintf(out, len, "%s failed: %s", cmd, dix_io_strerror(errno));
 	else
 		snprintf(out, len, "%s failed: NVMe status 0x%x", cmd, st);
 }

@@ -184,6 +184,17 @@ static void test_tracker(void)
 	is_str(printed[0], "verify: LBA 250-265 (16 blocks, 8 KiB): misplaced, holds data written for LBA 1250-1265",
 	       "one line across the I/O boundary");
 
+	/* damage at the start of an I/O whose predecessor was read clean */
+	nprinted = 0;
+	tracker_checked(&t, 1152, 128, 0.25);
+	add_range(&t, 1280, 128, 0.25);
+	tracker_checked(&t, 1280, 128, 0.25);
+	is_int(nprinted, 0, "a whole I/O bad: the next one may continue it");
+	tracker_checked(&t, 1408, 128, 0.26);
+	is_int(nprinted, 1, "closed by the next I/O: the one before was remembered as checked");
+	is_str(printed[0], "verify: LBA 1280-1407 (128 blocks, 64 KiB): misplaced, holds data written for LBA 2280-2407",
+	       "the whole I/O, once");
+
 	/* the same, the later I/O completing first */
 	nprinted = 0;
 	add_range(&t, 512, 3, 0.3);
@@ -230,7 +241,7 @@ static void test_tracker(void)
 	tracker_close_all(&t);
 	is_int(nprinted, EXTENT_OPEN_MAX + 1, "close_all closes the rest");
 	is_int(t.nopen, 0, "none open");
-	is_int(t.n, 7 + EXTENT_OPEN_MAX, "every closed extent kept");
+	is_int(t.n, 8 + EXTENT_OPEN_MAX, "every closed extent kept");
 	tracker_free(&t);
 
 	/* the bound: extents beyond it are counted */

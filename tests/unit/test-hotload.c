@@ -55,7 +55,7 @@ static int check1(const char *opt, const char *val, double runtime,
 
 static void test_check(void)
 {
-	char err[512], path[128];
+	char err[1024], path[256];
 
 	is_int(check1("hotload", "crct10dif_pclmul@10", 24, err, sizeof(err)), 0,
 	       "hotload MODULE@SEC accepted");
@@ -113,7 +113,7 @@ static void test_check(void)
 /* sysfs_resolve(): realpath, then under the root; symlinks judged by target */
 static void test_resolve(void)
 {
-	char real[PATH_MAX], why[PATH_MAX + 512], p[256], q[256];
+	char real[PATH_MAX], why[PATH_MAX + 512], p[256], q[300];
 	const char *call;
 	long n;
 
@@ -208,7 +208,7 @@ static void test_control(void)
 	struct dix_target t;
 	struct dix_run r;
 	const struct dix_event *e;
-	char err[256], val[128], outpath[] = "/tmp/dixload-hotload-out-XXXXXX";
+	char err[256], val[256], outpath[] = "/tmp/dixload-hotload-out-XXXXXX";
 	char buf[8192];
 	double stop_took;
 	int fd, saved, n;

@@ -50,7 +50,7 @@ static void test_actions(void)
 	static const char *const vals[] = { "crct10dif_pclmul@3", "crct10dif_pclmul@9",
 		"/sys/block/sda/integrity/read_verify=0@5", "touch /tmp/pwned@0" };
 	struct dix_opts o;
-	char err[1024], text[256], want[512];
+	char err[1024], text[256], want[1024];
 	const char *p;
 	unsigned int i;
 
