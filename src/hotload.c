@@ -15,6 +15,11 @@
  * "built in" and "in use" are told apart precisely.  Without it dixload
  * runs modprobe and reports modprobe's own first line of stderr.
  *
+ * Actions come from the command line only (profiles refuse them), and
+ * --sysfs writes only files under /sys: the path is resolved (symlinks
+ * followed) when the options are checked, and the resolved path is opened
+ * O_NOFOLLOW|O_TRUNC at the action's second, as 'echo VAL > PATH' would.
+ *
  * --exec commands run in a thread of their own each, so a long command never
  * delays the watch or a later action; a command still running when the load
  * ends is terminated (SIGTERM to its process group, SIGKILL 2 s later) and

@@ -171,6 +171,15 @@ int main(void)
 	p = write_file("bad4.profile", "force=1\n");
 	is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL, "force not allowed in profiles");
 	ok(strstr(err, "only allowed on the command line") != NULL, "cli-only message: %s", err);
+	/* files dixload truncates as root: named on the command line only */
+	p = write_file("bad5.profile", "bs=4k\nerror-log=/etc/passwd\n");
+	is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL, "error-log not allowed in profiles");
+	ok(strstr(err, "bad5.profile:2: 'error-log' is only allowed on the command line") != NULL,
+	   "error-log: file, line and rule (%s)", err);
+	p = write_file("bad6.profile", "log=/etc/passwd\n");
+	is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL, "log not allowed in profiles");
+	p = write_file("bad7.profile", "plot=/etc/passwd\n");
+	is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL, "plot not allowed in profiles");
 	ok(profile_load("/nonexistent/x.profile", &o, err, sizeof(err)) == -ENOENT,
 	   "missing file is -ENOENT");
 	opts_free(&o);
