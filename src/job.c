@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -280,18 +281,21 @@ static uint64_t pi_offset(const struct wctx *x, const struct dix_io *io,
 }
 
 /*
- * Every failing interval of @io, each a bad extent: the whole-buffer check
- * names only the first, so on failure each interval is checked again on
- * its own (the slow path runs only when something failed).
+ * Every failing interval of @io but @skip, each a bad extent: the
+ * whole-buffer check names only the first, so on failure each interval is
+ * checked again on its own (the slow path runs only when something failed).
+ * Return: the kind found at interval @skip (the one an --inject rule
+ * broke), or DIX_ERR_NR when it passed.
  */
-static void pi_report_all(struct wctx *x, struct dix_io *io,
-			  const struct pi_io *pio)
+static int pi_report_all(struct wctx *x, struct dix_io *io,
+			 const struct pi_io *pio, size_t skip)
 {
 	unsigned char *data = io->buf, *meta = io->meta;
 	char cause[96], values[80];
 	struct bad_extent bad;
 	struct pi_fail fail;
 	struct pi_io one;
+	int at_skip = DIX_ERR_NR;
 	size_t i;
 
 	for (i = 0; i < x->nint; i++) {
@@ -301,6 +305,10 @@ static void pi_report_all(struct wctx *x, struct dix_io *io,
 		if (pi_verify(&x->pif, data + i * x->pif.interval,
 			      meta + i * x->pif.ms, 1, &one, &fail) <= 0)
 			continue;
+		if (i == skip) {
+			at_skip = fail.kind;
+			continue;
+		}
 		snprintf(cause, sizeof(cause), "%s (checked by dixload)",
 			 dix_errkind_check(fail.kind));
 		bad_init(x, &bad, fail.kind, pi_offset(x, io, i),
@@ -309,12 +317,14 @@ static void pi_report_all(struct wctx *x, struct dix_io *io,
 		bad.detail = strdup(values);
 		record_bad(x, &bad);
 	}
+	return at_skip;
 }
 
 /*
  * --pi app reads: check the tuples dixload got back.  Every Nth read of an
  * --inject rule first breaks one tuple in the buffer: the check must catch
- * exactly that (caught), or it is an integrity failure.
+ * that one (caught), or it is an integrity failure; any other interval
+ * that fails is an integrity failure of its own.
  */
 static void pi_check_read(struct wctx *x, struct dix_io *io)
 {
@@ -326,6 +336,7 @@ static void pi_check_read(struct wctx *x, struct dix_io *io)
 	size_t idx = 0;
 	char cause[96];
 	long nbad;
+	int caught;
 
 	pi_io_init(&pio, &x->pif, io->offset / x->pif.interval);
 	pio.ref = io->ref;
@@ -339,20 +350,25 @@ static void pi_check_read(struct wctx *x, struct dix_io *io)
 			cadd(&w->c.injected[inj], 1);
 	}
 	nbad = pi_verify(&x->pif, io->buf, io->meta, x->nint, &pio, &fail);
-	if (inj != DIX_ERR_NR) {
-		if (nbad == 1 && fail.index == idx) {
-			cadd(&w->c.caught[fail.kind], 1);
-			return;
-		}
-		snprintf(cause, sizeof(cause),
-			 "injected %s fault not caught by the read check",
-			 dix_errkind_name(inj));
-		bad_init(x, &bad, inj, pi_offset(x, io, idx),
-			 x->pif.interval / x->lbs, cause);
-		record_bad(x, &bad);
+	if (inj != DIX_ERR_NR && nbad == 1 && fail.index == idx) {
+		cadd(&w->c.caught[fail.kind], 1);	/* the common case */
+		return;
 	}
-	if (nbad > 0)
-		pi_report_all(x, io, &pio);
+	caught = nbad > 0 ? pi_report_all(x, io, &pio,
+					  inj != DIX_ERR_NR ? idx : SIZE_MAX) :
+			    DIX_ERR_NR;
+	if (inj == DIX_ERR_NR)
+		return;
+	if (caught != DIX_ERR_NR) {
+		cadd(&w->c.caught[caught], 1);
+		return;
+	}
+	snprintf(cause, sizeof(cause),
+		 "injected %s fault not caught by the read check",
+		 dix_errkind_name(inj));
+	bad_init(x, &bad, inj, pi_offset(x, io, idx), x->pif.interval / x->lbs,
+		 cause);
+	record_bad(x, &bad);
 }
 
 /*
