@@ -15,6 +15,11 @@
  * "built in" and "in use" are told apart precisely.  Without it dixload
  * runs modprobe and reports modprobe's own first line of stderr.
  *
+ * Actions come from the command line only (profiles refuse them), and
+ * --sysfs writes only files under /sys: the path is resolved (symlinks
+ * followed) when the options are checked, and the resolved path is opened
+ * O_NOFOLLOW|O_TRUNC at the action's second, as 'echo VAL > PATH' would.
+ *
  * --exec commands run in a thread of their own each, so a long command never
  * delays the watch or a later action; a command still running when the load
  * ends is terminated (SIGTERM to its process group, SIGKILL 2 s later) and
@@ -25,6 +30,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -43,6 +49,7 @@
 #include <libkmod.h>
 #endif
 
+#include "json.h"
 #include "hotload.h"
 #include "kwatch.h"
 #include "parse.h"
@@ -69,12 +76,14 @@ static const struct {
  * @at: seconds after the start of the load
  * @arg: module name, sysfs path or shell command
  * @value: the value to write (sysfs only)
+ * @resolved: @arg with every symlink followed: what is opened (sysfs only)
  */
 struct action {
 	int type;
 	double at;
 	char *arg;
 	char *value;
+	char *resolved;
 };
 
 struct ctl;
@@ -149,8 +158,84 @@ static void actions_free(struct action *v, int n)
 	for (i = 0; i < n; i++) {
 		free(v[i].arg);
 		free(v[i].value);
+		free(v[i].resolved);
 	}
 	free(v);
+}
+
+const char *dix_sysfs_root = "/sys";
+
+int sysfs_resolve(const char *path, const char *root, char *resolved,
+		  char *why, size_t len)
+{
+	char top[PATH_MAX];
+	struct stat st;
+	size_t n;
+	int e;
+
+	if (!realpath(root, top)) {
+		e = errno;
+		snprintf(why, len, "%s: %s", root, strerror(e));
+		return -e;
+	}
+	if (!realpath(path, resolved)) {
+		e = errno;
+		snprintf(why, len, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	n = strlen(top);
+	if (strncmp(resolved, top, n) || resolved[n] != '/') {
+		if (strcmp(path, resolved))
+			snprintf(why, len, "%s leads to %s, which is not under %s (for anything else use --exec)",
+				 path, resolved, root);
+		else
+			snprintf(why, len, "%s is not under %s (for anything else use --exec)",
+				 path, root);
+		return -EPERM;
+	}
+	if (stat(resolved, &st)) {
+		e = errno;
+		snprintf(why, len, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s is %s", path, S_ISDIR(st.st_mode) ?
+			 "a directory" : "not a regular file");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+long sysfs_write(const char *path, const char *value, const char **call)
+{
+	size_t n = strlen(value);
+	char *buf = xmalloc(n + 1);
+	ssize_t w;
+	int fd, e;
+
+	memcpy(buf, value, n);
+	buf[n] = '\n';
+	*call = "open";
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		e = errno;
+		free(buf);
+		return -e;
+	}
+	*call = "write";
+	w = write(fd, buf, n + 1);
+	e = errno;
+	free(buf);
+	if (w < 0) {
+		close(fd);
+		return -e;
+	}
+	/* sysfs reports some store errors only when the file is closed */
+	if (close(fd)) {
+		*call = "close";
+		return -errno;
+	}
+	return w;
 }
 
 /* Check and convert one "SPEC@SEC"; on failure write the reason. */
@@ -158,8 +243,7 @@ static int parse_one(const struct dix_opts *o, int type, const char *s,
 		     struct action *a, char *err, size_t len)
 {
 	const char *opt = act_info[type].opt, *allowed = act_info[type].allowed;
-	char spec[4096], *eq, *slash;
-	struct stat st;
+	char spec[4096], real[PATH_MAX], why[PATH_MAX + 512], *eq, *slash;
 	int e;
 
 	memset(a, 0, sizeof(*a));
@@ -216,18 +300,15 @@ static int parse_one(const struct dix_opts *o, int type, const char *s,
 				 opt, s, allowed);
 			return -EINVAL;
 		}
-		if (stat(spec, &st)) {
-			snprintf(err, len, "--%s '%s': %s: %s (allowed: %s)",
-				 opt, s, spec, strerror(errno), allowed);
-			return -EINVAL;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, len, "--%s '%s': %s is a directory (allowed: %s)",
-				 opt, s, spec, allowed);
+		if (sysfs_resolve(spec, dix_sysfs_root, real, why,
+				  sizeof(why))) {
+			snprintf(err, len, "--%s '%s': %s (allowed: %s with PATH a file under %s)",
+				 opt, s, why, allowed, dix_sysfs_root);
 			return -EINVAL;
 		}
 		a->arg = xstrdup(spec);
 		a->value = xstrdup(eq + 1);
+		a->resolved = xstrdup(real);
 		break;
 	case ACT_EXEC:
 		a->arg = xstrdup(spec);
@@ -891,43 +972,56 @@ static void act_module(struct ctl *c, const struct action *a)
 	free(extra);
 }
 
+/*
+ * The event says what the kernel returned: the bytes write(2) took, or the
+ * errno of the call that failed, by name and in words.
+ */
 static void act_sysfs(struct ctl *c, const struct action *a)
 {
-	char what[4200], label[200], before[256], after[256], detail[600];
-	const char *base = strrchr(a->arg, '/');
+	char what[4200], label[200], before[256], after[256], detail[700];
+	char *json = NULL, name[32];
+	const char *base = strrchr(a->arg, '/'), *call;
+	size_t jlen = 0;
+	FILE *f;
 	double t = run_elapsed(c->r), start = dix_now(), dur;
-	size_t n = strlen(a->value);
-	ssize_t w = -1;
-	int fd, e = 0, had;
+	long ret;
+	int had, ok;
 
 	action_what(a, what, sizeof(what));
 	snprintf(label, sizeof(label), "%s=%s", base ? base + 1 : a->arg,
 		 a->value);
-	had = read_sysfs_str(a->arg, before, sizeof(before)) == 0;
-	fd = open(a->arg, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-	} else {
-		/* sysfs takes the whole value in one write() */
-		w = write(fd, a->value, n);
-		if (w < 0)
-			e = errno;
-		else if ((size_t)w != n)
-			e = EIO;
-		if (close(fd) && !e)
-			e = errno;
-	}
+	had = read_sysfs_str(a->resolved, before, sizeof(before)) == 0;
+	ret = sysfs_write(a->resolved, a->value, &call);
 	dur = dix_now() - start;
-	if (e) {
-		snprintf(detail, sizeof(detail), "cannot write '%s' to %s: %s",
-			 a->value, a->arg, strerror(e));
-	} else if (had && read_sysfs_str(a->arg, after, sizeof(after)) == 0) {
-		snprintf(detail, sizeof(detail), "was %s, now %s", before, after);
-	} else {
-		detail[0] = '\0';
+	ok = ret == (long)strlen(a->value) + 1;
+	if (ret < 0)
+		snprintf(detail, sizeof(detail), "%s(2) failed: %s (%s)", call,
+			 dix_errno_name(-ret, name, sizeof(name)),
+			 strerror(-ret));
+	else if (!ok)
+		snprintf(detail, sizeof(detail),
+			 "write(2) returned %ld: the kernel took %ld of the %zu bytes",
+			 ret, ret, strlen(a->value) + 1);
+	else if (had && read_sysfs_str(a->resolved, after, sizeof(after)) == 0)
+		snprintf(detail, sizeof(detail), "was %s, now %s; write(2) returned %ld",
+			 before, after, ret);
+	else
+		snprintf(detail, sizeof(detail), "write(2) returned %ld", ret);
+	/* JSON: where the path led, the call and what it returned */
+	f = open_memstream(&json, &jlen);
+	if (f) {
+		struct jw w;
+
+		jw_init_members(&w, f);
+		jw_str(&w, "resolved", a->resolved);
+		jw_str(&w, "call", call);
+		jw_int(&w, "returned", ret);
+		if (ret < 0)
+			jw_str(&w, "errno", dix_errno_name(-ret, name, sizeof(name)));
+		fclose(f);
 	}
-	event(c, EV_ACTION, t, what, !e, dur, detail[0] ? detail : NULL, NULL,
-	      label);
+	event(c, EV_ACTION, t, what, ok, dur, detail, json, label);
+	free(json);
 }
 
 static void *exec_main(void *arg)
