@@ -18,6 +18,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "hotload.h"
 #include "job.h"
 #include "report.h"

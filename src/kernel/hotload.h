@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * hotload.h - what the core calls of the mid-run machinery: scheduled
- * actions (--hotload, --unload, --sysfs, --exec), the kernel watch, the
- * transition analysis and the --plot / --log files.
+ * hotload.h - what the rest of dixload calls of src/kernel/: checking the
+ * scheduled actions (--hotload, --unload, --sysfs, --exec) and the sysfs
+ * rules (actions.c), and the control thread that runs them and watches the
+ * kernel (control.c).  Modules (modules.c) and child processes (child.c)
+ * stay inside src/kernel/.
  */
 #ifndef DIX_HOTLOAD_H
 #define DIX_HOTLOAD_H
@@ -67,17 +69,5 @@ int control_start(struct dix_run *r);
 
 /** control_stop() - stop and join the control thread. */
 void control_stop(struct dix_run *r);
-
-/**
- * analysis_run() - compute r->transitions from r->samples and r->events
- * (one per action and per kernel change event).
- */
-void analysis_run(struct dix_run *r);
-
-/**
- * analysis_write_files() - write --plot (SVG) and --log (CSV) if asked.
- * Return: 0, or -errno after printing which file failed.
- */
-int analysis_write_files(struct dix_run *r);
 
 #endif

@@ -33,6 +33,8 @@ grep -qx "dixload: verify: LBA 3000: no dixload header (never written, or the he
 	fail "strict: wiped block"
 # without strict the wiped block reads as never written: 2 errors, one unwritten block
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0; st=$?
+[ $st -eq 3 ] || fail "read without strict exited $st, want 3 (the two damaged blocks)"
+grep -q "verify 2," "$WORK/o" || fail "without strict: exactly the 2 damaged blocks count: $(cat "$WORK/o")"
 grep -q "never written): 1$" "$WORK/o" || fail "unwritten count: $(cat "$WORK/o")"
 echo "verification across runs passed"
 

@@ -211,7 +211,7 @@ static void test_control(void)
 	char err[256], val[256], outpath[] = "/tmp/dixload-hotload-out-XXXXXX";
 	char buf[8192];
 	double stop_took;
-	int fd, saved, n;
+	int fd, saved, n, started, had_state;
 
 	opts_init(&o);
 	opt_set(&o, "interval", "100", err, sizeof(err));
@@ -241,7 +241,8 @@ static void test_control(void)
 	saved = dup(1);
 	dup2(fd, 1);
 	r.t0 = dix_now();
-	n = control_start(&r);
+	started = control_start(&r);
+	had_state = r.ctl != NULL;
 	usleep(1200 * 1000);
 	stop_took = dix_now();
 	control_stop(&r);
@@ -250,13 +251,15 @@ static void test_control(void)
 	dup2(saved, 1);
 	close(saved);
 	lseek(fd, 0, SEEK_SET);
-	n = n ? n : (int)read(fd, buf, sizeof(buf) - 1);
+	n = (int)read(fd, buf, sizeof(buf) - 1);
 	buf[n > 0 ? n : 0] = '\0';
 	close(fd);
 	unlink(outpath);
 
-	ok(n > 0, "control thread started and printed events");
-	ok(r.ctl == NULL, "control_stop() released its state");
+	is_int(started, 0, "control thread started (0: started, 1: nothing to do)");
+	ok(n > 0, "event lines printed (%d bytes)", n);
+	ok(had_state && r.ctl == NULL,
+	   "control_start() set up its state and control_stop() released it");
 	ok(stop_took < 3.5, "stopped promptly (%.2f s, a 'sleep 30' killed)",
 	   stop_took);
 
@@ -278,7 +281,9 @@ static void test_control(void)
 	   e && e->detail ? e->detail : "-");
 	ok(e && fabs(e->t - 0.1) < 0.1, "exec ran at 0.1 s");
 	e = find2(&r, "exec 'true'", "exit 0");
-	ok(e && e->ok == 1 && e->duration >= 0, "exec true ok");
+	ok(e && e->ok == 1 && e->t < 0.1 && e->duration >= 0 && e->duration < 1,
+	   "exec true: ok, at 0 s, done within a second (%.3f s)",
+	   e ? e->duration : -1);
 	e = find(&r, "exec 'sleep 30'");
 	ok(e && e->ok == 0 && e->detail &&
 	   strstr(e->detail, "still running when the load ended"),
