@@ -24,6 +24,38 @@
 #include "target.h"
 #include "util.h"
 
+/*
+ * --version also says what this build contains, one "key: words" line each,
+ * so scripts (and the test suite's need_feature) can ask the binary instead
+ * of guessing from configure.
+ */
+static void print_version(void)
+{
+	const struct dix_engine *const *e;
+
+	printf("dixload %s\n", PACKAGE_VERSION);
+	printf("engines:");
+	for (e = engine_list(); *e; e++)
+		printf(" %s", (*e)->name);
+	printf("\nfeatures:");
+#ifdef HAVE_SGUTILS
+	printf(" sgutils");
+#endif
+#ifdef HAVE_NVME
+	printf(" nvme");
+#endif
+#ifdef HAVE_LIBURING
+	printf(" liburing");
+#endif
+#ifdef HAVE_ISAL
+	printf(" isal");
+#endif
+#ifdef HAVE_KMOD
+	printf(" kmod");
+#endif
+	printf("\n");
+}
+
 static void usage(FILE *f)
 {
 	const struct dix_engine *const *e;
@@ -46,8 +78,21 @@ static void usage(FILE *f)
 "  --list-profiles            list the profiles found\n"
 "\n"
 "ENGINES\n");
-	for (e = engine_list(); *e; e++)
+	for (e = engine_list(); *e; e++) {
+		static const char *const app[] = {
+			[DIX_APP_PI_NONE] = "no",
+			[DIX_APP_PI_SCSI] = "the SCSI drive's PI",
+			[DIX_APP_PI_NVME] = "the NVMe namespace's PI",
+			[DIX_APP_PI_KERNEL] = "the kernel's integrity format",
+		};
+
 		fprintf(f, "  %-10s %s\n", (*e)->name, (*e)->help);
+		fprintf(f, "  %-10s targets: %s; --pi app: %s%s%s\n", "",
+			(*e)->targets & DIX_TGT_BLOCK ? "block devices and files" :
+			(*e)->targets & DIX_TGT_SCSI ? "SCSI disks" : "NVMe namespaces",
+			app[(*e)->app_pi], (*e)->needs ? "; needs " : "",
+			(*e)->needs ? (*e)->needs : "");
+	}
 	fprintf(f,
 "\n"
 "Sizes take k/m/g/t suffixes (binary: 1k = 1024).  MB/s is 10^6 bytes per\n"
@@ -90,7 +135,7 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 			exit(0);
 		}
 		if (!strcmp(arg, "--version")) {
-			printf("dixload %s\n", PACKAGE_VERSION);
+			print_version();
 			exit(0);
 		}
 		if (!strcmp(arg, "--list-profiles")) {
@@ -188,52 +233,18 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 	return parse_cli(argc, argv, o, &profile, list_profiles);
 }
 
-static int check_geometry(struct dix_opts *o, struct dix_target *t)
-{
-	char a[32];
-
-	if (o->bs % t->lbs) {
-		dix_err("--bs %s is not a multiple of %s's logical block size (%u bytes)",
-			format_size(o->bs, a, sizeof(a)), t->path, t->lbs);
-		return -EINVAL;
-	}
-	if (o->offset % t->lbs) {
-		dix_err("--offset %llu is not a multiple of %s's logical block size (%u bytes)",
-			(unsigned long long)o->offset, t->path, t->lbs);
-		return -EINVAL;
-	}
-	if (o->offset >= t->size) {
-		dix_err("--offset %llu is beyond the end of %s (%llu bytes)",
-			(unsigned long long)o->offset, t->path,
-			(unsigned long long)t->size);
-		return -EINVAL;
-	}
-	if (!o->size || o->offset + o->size > t->size) {
-		if (o->size)
-			dix_warn("--size %llu from offset %llu passes the end of %s; using %llu bytes",
-				 (unsigned long long)o->size,
-				 (unsigned long long)o->offset, t->path,
-				 (unsigned long long)(t->size - o->offset));
-		o->size = t->size - o->offset;
-	}
-	o->size -= o->size % (o->bs * o->jobs);
-	if (!o->size) {
-		dix_err("the region of %s is smaller than --bs x --jobs (%llu x %llu bytes)",
-			t->path, (unsigned long long)o->bs,
-			(unsigned long long)o->jobs);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int check_pi_format(const struct dix_opts *o,
 			   const struct dix_engine *e, const struct dix_target *t)
 {
-	if (o->pi == PI_OFF && !(e->flags & DIX_ENG_PIOFF) &&
+	if (o->pi == PI_OFF && !engine_bypasses_block_layer(e) &&
 	    strcmp(t->integrity.format, "none")) {
-		dix_err("--pi off: %s has integrity format %s and the kernel adds PI to what engine %s sends (write_generate=%d); use an engine that bypasses the block layer (sg, nvme) or write 0 to /sys/block/%s/integrity/write_generate and read_verify",
+		char list[128];
+
+		if (!engine_names(engine_bypasses_block_layer, list, sizeof(list)))
+			snprintf(list, sizeof(list), "none in this build");
+		dix_err("--pi off: %s has integrity format %s and the kernel adds PI to what engine %s sends (write_generate=%d); use an engine that bypasses the block layer (%s) or write 0 to /sys/block/%s/integrity/write_generate and read_verify",
 			t->path, t->integrity.format, e->name,
-			t->integrity.write_generate, t->name);
+			t->integrity.write_generate, list, t->name);
 		return -EINVAL;
 	}
 	if (!o->pi_format || !strcmp(o->pi_format, "any"))
@@ -281,30 +292,22 @@ static int check_output_files(const struct dix_opts *o)
 /* --pi and --inject against what the engine can do. */
 static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
 {
-	const struct dix_engine *const *it;
 	char list[256];
-	size_t n = 0;
-	/*
-	 * --pi off through a block-layer engine is checked once the target
-	 * is open: true on a device without integrity, not on a DIX one.
-	 */
-	unsigned int need = o->pi == PI_APP ? DIX_ENG_PI : 0;
 
 	if (o->inject.n && o->pi != PI_APP) {
 		dix_err("--inject needs --pi app (dixload must generate the PI to corrupt it)");
 		return -EINVAL;
 	}
-	if (!need || (e->flags & need))
+	/*
+	 * --pi off through a block-layer engine is checked once the target
+	 * is open: true on a device without integrity, not on a DIX one.
+	 */
+	if (o->pi != PI_APP || engine_carries_pi(e))
 		return 0;
-	list[0] = '\0';
-	for (it = engine_list(); *it; it++)
-		if ((*it)->flags & need)
-			n += snprintf(list + n, sizeof(list) - n, "%s%s",
-				      n ? ", " : "", (*it)->name);
-	dix_err("--pi %s: engine %s cannot %s (engines that can: %s)",
-		pi_names[o->pi], e->name,
-		o->pi == PI_APP ? "carry PI generated by dixload" :
-		"send I/O without PI", n ? list : "none in this build");
+	if (!engine_names(engine_carries_pi, list, sizeof(list)))
+		snprintf(list, sizeof(list), "none in this build");
+	dix_err("--pi app: engine %s cannot carry PI generated by dixload (engines that can: %s)",
+		e->name, list);
 	return -EINVAL;
 }
 
@@ -314,7 +317,7 @@ static int run_main(int argc, char **argv)
 	struct dix_target t;
 	struct dix_run r;
 	const struct dix_engine *eng;
-	char err[1024];
+	char err[1024], warn[512];
 	int list_profiles = 0, status, write;
 
 	if (build_opts(argc, argv, &o, &list_profiles))
@@ -329,12 +332,7 @@ static int run_main(int argc, char **argv)
 	}
 	eng = engine_find(o.engine);
 	if (!eng) {
-		const struct dix_engine *const *e;
-		size_t n = 0;
-
-		for (e = engine_list(); *e; e++)
-			n += snprintf(err + n, sizeof(err) - n, "%s%s",
-				      n ? ", " : "", (*e)->name);
+		engine_names(NULL, err, sizeof(err));
 		dix_err("--engine: '%s' is not available (allowed: %s)",
 			o.engine, err);
 		return DIX_EXIT_USAGE;
@@ -364,7 +362,14 @@ static int run_main(int argc, char **argv)
 		dix_err("%s", err);
 		return DIX_EXIT_USAGE;
 	}
-	if (check_geometry(&o, &t) || check_pi_format(&o, eng, &t)) {
+	if (target_fit_region(&t, &o, err, sizeof(err), warn, sizeof(warn))) {
+		dix_err("%s", err);
+		target_close(&t);
+		return DIX_EXIT_USAGE;
+	}
+	if (warn[0])
+		dix_warn("%s", warn);
+	if (check_pi_format(&o, eng, &t)) {
 		target_close(&t);
 		return DIX_EXIT_USAGE;
 	}

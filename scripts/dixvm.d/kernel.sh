@@ -89,6 +89,9 @@ oneline_mirror()
 # apt_private - run an apt tool (apt-get/apt-cache) with the suite's private
 # configuration: own sources list, lists, cache and an empty dpkg status, so
 # the system's apt state is neither read for sources nor written.
+# Valid-Until and Date checks are off because the archive mirror can serve a
+# sid Release whose Valid-Until has passed (seen: "Release file ... is
+# expired" in a fresh debootstrap root); signatures are still checked.
 apt_private()
 {
 	local tool=$1; shift
@@ -106,6 +109,8 @@ apt_private()
 		-o APT::Architectures::=amd64 \
 		-o APT::Sandbox::User=root \
 		-o Acquire::Languages=none \
+		-o Acquire::Check-Valid-Until=false \
+		-o Acquire::Check-Date=false \
 		-o Acquire::Retries=1 \
 		-o Acquire::http::Timeout=30 \
 		"$@"

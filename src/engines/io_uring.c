@@ -100,7 +100,7 @@ static int uring_pi_format(struct dix_eng_ctx *ctx)
 	     cap.lbmd_pi_offset + cap.lbmd_pi_size != cap.lbmd_size) ||
 	    cap.lbmd_pi_size != pi_tuple_size(ctx->pif.guard)) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: unsupported PI layout: interval %u, metadata %u, PI %u bytes at offset %u",
+			 "%s: unsupported PI layout: protection interval %u bytes, metadata %u bytes, PI %u bytes at byte %u of the metadata",
 			 ctx->path, cap.lbmd_interval, cap.lbmd_size,
 			 cap.lbmd_pi_size, cap.lbmd_pi_offset);
 		return -EOPNOTSUPP;
@@ -221,12 +221,15 @@ static void uring_cleanup(struct dix_eng_ctx *ctx)
 }
 
 const struct dix_engine engine_io_uring = {
+	.version = DIX_ENGINE_VERSION,
 	.name = "io_uring",
 	.help = "io_uring via liburing, --iodepth I/Os in flight per job, batched submission; "
 		"--pi app attaches dixload's PI to each read/write (Linux 6.14+ "
 		"read/write attributes, format from FS_IOC_GETLBMD_CAP, 6.17+); "
 		"a failed check shows as EILSEQ, the tag unnamed",
-	.flags = DIX_ENG_PI,
+	.targets = DIX_TGT_BLOCK,
+	.app_pi = DIX_APP_PI_KERNEL,
+	.needs = "Linux 6.14+ for --pi app (read/write PI attributes)",
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

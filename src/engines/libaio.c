@@ -119,8 +119,10 @@ static void aio_cleanup(struct dix_eng_ctx *ctx)
 }
 
 const struct dix_engine engine_libaio = {
+	.version = DIX_ENGINE_VERSION,
 	.name = "libaio",
 	.help = "Linux native AIO, --iodepth I/Os in flight per job, batched submission",
+	.targets = DIX_TGT_BLOCK,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

@@ -188,6 +188,8 @@ static void nvme_finish(struct nvme_data *d, struct dix_io *io, int st)
 		io->res = io->errkind == DIX_ERR_NR ? -EIO : -EILSEQ;
 		snprintf(io->detail, sizeof(io->detail), "NVMe status 0x%x: %s",
 			 st, nvme_status_to_string(st, false));
+		snprintf(io->status, sizeof(io->status), "NVMe status 0x%x",
+			 st);
 		return;
 	}
 	io->res = io->len;
@@ -562,12 +564,15 @@ static void nvme_cleanup(struct dix_eng_ctx *ctx)
 }
 
 const struct dix_engine engine_nvme = {
+	.version = DIX_ENGINE_VERSION,
 	.name = "nvme",
 	.help = "NVMe passthrough Read/Write (libnvme); --pi app: PRCHK guard|app|ref, "
 		"PI in the metadata buffer or extended LBAs, failures named by NVMe status; "
 		"off/kernel: PRACT=1; --iodepth overlaps through io_uring passthrough "
 		"on /dev/ngXnY (Linux 5.19+), else one thread per queue slot",
-	.flags = DIX_ENG_PI | DIX_ENG_PIOFF,
+	.targets = DIX_TGT_NVME,
+	.app_pi = DIX_APP_PI_NVME,
+	.needs = "/dev/ngXnY (Linux 5.19+) to overlap I/Os by io_uring passthrough",
 	.init = nvme_init,
 	.queue = nvme_queue,
 	.commit = nvme_commit,

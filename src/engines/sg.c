@@ -31,6 +31,7 @@
 
 #include <scsi/sg_lib.h>
 
+#include "byteorder.h"
 #include "engine.h"
 #include "options.h"
 #include "scsi_parse.h"
@@ -64,24 +65,6 @@ struct sg_data {
 	struct sg_slot *slot;
 	unsigned int nslot;
 };
-
-static inline void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static inline void put_be32(uint8_t *p, uint32_t v)
-{
-	put_be16(p, v >> 16);
-	put_be16(p + 2, v);
-}
-
-static inline void put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, v >> 32);
-	put_be32(p + 4, v);
-}
 
 static void sg_hdr(struct sg_io_hdr *h, uint8_t *cdb, int cdb_len, int dir,
 		   void *buf, unsigned int len, uint8_t *sense)
@@ -136,19 +119,23 @@ static void sg_describe(const struct sg_io_hdr *h, const struct scsi_sense *s,
  * sense, and the sense is what names the tag.
  */
 static int sg_outcome(const struct sg_io_hdr *h, char *msg, size_t len,
-		      int *kind)
+		      int *kind, char *status, size_t slen)
 {
 	struct scsi_sense s;
 	int have_sense;
 
 	*kind = DIX_ERR_NR;
 	msg[0] = '\0';
+	if (status)
+		status[0] = '\0';
 	memset(&s, 0, sizeof(s));
 	if ((h->info & SG_INFO_OK_MASK) == SG_INFO_OK)
 		return 0;
 	have_sense = h->sb_len_wr > 0 &&
 		     !scsi_parse_sense(h->sbp, h->sb_len_wr, &s);
 	sg_describe(h, &s, have_sense, msg, len);
+	if (have_sense && status)
+		snprintf(status, slen, "ASC %02x/%02x", s.asc, s.ascq);
 	if (!have_sense)
 		return h->host_status == 0x03 ? -ETIMEDOUT : -EIO; /* DID_TIME_OUT */
 	if (s.sense_key == 0x1 && !h->host_status)	/* RECOVERED ERROR */
@@ -235,13 +222,15 @@ static void sg_run(void *arg, struct dix_io *io)
 		io->res = r;
 		return;
 	}
-	r = sg_outcome(&h, io->detail, sizeof(io->detail), &kind);
+	r = sg_outcome(&h, io->detail, sizeof(io->detail), &kind, io->status,
+		       sizeof(io->status));
 	if (r < 0) {
 		io->res = r;
 		io->errkind = kind;
 		return;
 	}
 	io->detail[0] = '\0';	/* a recovered error is no failure */
+	io->status[0] = '\0';
 	io->recovered = r == 1;
 	if (h.resid > 0 && (size_t)h.resid <= xfer)
 		xfer -= h.resid;
@@ -273,7 +262,7 @@ static int sg_readcap(struct sg_data *d, struct scsi_readcap16 *rc,
 			 strerror(-r));
 		return r;
 	}
-	r = sg_outcome(&h, msg, sizeof(msg), &kind);
+	r = sg_outcome(&h, msg, sizeof(msg), &kind, NULL, 0);
 	if (r < 0) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 			 "%.40s: READ CAPACITY(16) failed: %.180s", d->name, msg);
@@ -305,7 +294,8 @@ static int sg_is_scsi_debug(struct sg_data *d)
 
 	memset(buf, 0, sizeof(buf));
 	sg_hdr(&h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf), sense);
-	if (dix_sg_transport(d->fd, &h) || sg_outcome(&h, msg, sizeof(msg), &kind))
+	if (dix_sg_transport(d->fd, &h) ||
+	    sg_outcome(&h, msg, sizeof(msg), &kind, NULL, 0))
 		return 0;
 	if (scsi_parse_inquiry(buf, sizeof(buf) - (h.resid > 0 ? h.resid : 0),
 			       &inq))
@@ -436,12 +426,14 @@ static void sg_cleanup(struct dix_eng_ctx *ctx)
 }
 
 const struct dix_engine engine_sg = {
+	.version = DIX_ENGINE_VERSION,
 	.name = "sg",
 	.help = "SCSI pass-through (SG_IO) READ/WRITE(16), READ/WRITE(32) on Type 2; "
 		"--pi app interleaves PI after each block (RDPROTECT/WRPROTECT=1), "
 		"off/kernel sends none; which tag failed comes from the sense; "
 		"--iodepth overlaps with one thread per queue slot",
-	.flags = DIX_ENG_PI | DIX_ENG_PIOFF,
+	.targets = DIX_TGT_SCSI,
+	.app_pi = DIX_APP_PI_SCSI,
 	.init = sg_init,
 	.queue = sg_queue,
 	.commit = sg_commit,

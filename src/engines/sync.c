@@ -24,8 +24,10 @@ static int sync_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 }
 
 const struct dix_engine engine_sync = {
+	.version = DIX_ENGINE_VERSION,
 	.name = "sync",
 	.help = "pread/pwrite, one I/O in flight per job (--iodepth ignored)",
 	.flags = DIX_ENG_SYNC,
+	.targets = DIX_TGT_BLOCK,
 	.queue = sync_queue,
 };

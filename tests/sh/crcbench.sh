@@ -7,7 +7,10 @@ run_dix "$WORK/o" "$WORK/e" crcbench --seconds 0.005 --json || fail "crcbench: $
 python3 - "$WORK/o" <<'PY' || fail "crcbench JSON check failed"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
-crc = [o for o in objs if o["type"] == "crc"]
+# an implementation this CPU cannot run is one row with the reason, no figures
+skipped = [o for o in objs if o["type"] == "crc" and "skipped" in o]
+assert all(o["skipped"] and "gbps" not in o for o in skipped), skipped
+crc = [o for o in objs if o["type"] == "crc" and "skipped" not in o]
 guards = {o["guard"] for o in crc}
 assert guards == {"crc16", "ip", "crc32c", "crc64"}, guards
 cases = {o["case"] for o in crc}

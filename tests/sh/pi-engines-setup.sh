@@ -1,6 +1,7 @@
 #!/bin/sh
 # The PI engines refuse targets they cannot drive before any I/O, naming why: nvme/sg/io_uring --pi app on a regular file, and on a loop device (no NVMe, no SCSI, no integrity metadata); exit status 1.
 . "$top_srcdir/tests/sh/lib.sh"
+need_feature nvme sg io_uring
 
 "$DIXLOAD" --help > "$WORK/help" || hard "dixload --help failed"
 engines=

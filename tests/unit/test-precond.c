@@ -14,8 +14,12 @@
 
 /* An engine that carries dixload's PI (as sg and nvme do), and one that
  * does not (as libaio); nothing here calls them. */
-static const struct dix_engine eng_pi = { .name = "nvme", .flags = DIX_ENG_PI };
-static const struct dix_engine eng_blk = { .name = "libaio" };
+static const struct dix_engine eng_pi = {
+	.name = "nvme", .targets = DIX_TGT_NVME, .app_pi = DIX_APP_PI_NVME,
+};
+static const struct dix_engine eng_blk = {
+	.name = "libaio", .targets = DIX_TGT_BLOCK,
+};
 
 static void target(struct dix_target *t, int blk, const char *format,
 		   unsigned int max_kb)

@@ -13,6 +13,32 @@
 
 static struct probe_result r;
 
+/*
+ * Engines as data: the probe reads only what each can drive, so these
+ * capability rows (no operations) stand for a build with every library,
+ * and the shorter tables for builds without one.
+ */
+static const struct dix_engine e_sync = { .name = "sync", .targets = DIX_TGT_BLOCK };
+static const struct dix_engine e_libaio = { .name = "libaio", .targets = DIX_TGT_BLOCK };
+static const struct dix_engine e_uring = {
+	.name = "io_uring", .targets = DIX_TGT_BLOCK, .app_pi = DIX_APP_PI_KERNEL,
+};
+static const struct dix_engine e_sg = {
+	.name = "sg", .targets = DIX_TGT_SCSI, .app_pi = DIX_APP_PI_SCSI,
+};
+static const struct dix_engine e_nvme = {
+	.name = "nvme", .targets = DIX_TGT_NVME, .app_pi = DIX_APP_PI_NVME,
+};
+static const struct dix_engine *const all_engines[] = {
+	&e_sync, &e_libaio, &e_uring, &e_sg, &e_nvme, NULL,
+};
+static const struct dix_engine *const no_sg[] = {
+	&e_sync, &e_libaio, &e_uring, &e_nvme, NULL,
+};
+static const struct dix_engine *const no_nvme[] = {
+	&e_sync, &e_libaio, &e_uring, &e_sg, NULL,
+};
+
 static bool has(const char *frag)
 {
 	int i;
@@ -58,7 +84,7 @@ static void base(enum probe_kind kind, const char *format)
 	r.bv.read_verify = r.bv.write_generate = 1;
 	r.bv.device_is_integrity_capable = strcmp(format, "none") != 0;
 	r.bv.logical_block_size = 512;
-	r.have_sg = r.have_nvme = r.have_uring = true;
+	r.engines = all_engines;
 	r.uring_pi = 0;
 	r.scsi.prot_caps = -1;
 	r.scsi.guard_type = -1;
@@ -134,10 +160,10 @@ static void test_scsi(void)
 
 	r.uring_pi = 1;
 	engines_is("app", "sg, io_uring", "kernel with io_uring PI: io_uring too");
-	r.have_sg = false;
+	r.engines = no_sg;
 	r.uring_pi = 0;
 	probe_diagnose(&r);
-	diag_ok("built without libsgutils2", "no sg engine: said why");
+	diag_ok("no engine for SCSI drive PI", "no sg engine: said why");
 
 	/* DIX0: scsi_debug dif=0 dix=1. */
 	base(PROBE_SCSI, "T10-DIF-TYPE1-CRC");
@@ -261,10 +287,10 @@ static void test_nvme(void)
 	nvme_ns(0, 0, false, 16, false);
 	probe_diagnose(&r);
 	diag_ok("without metadata or PI", "no PI namespace");
-	r.have_nvme = false;
+	r.engines = no_nvme;
 	nvme_ns(1, 8, true, 16, false);
 	probe_diagnose(&r);
-	diag_ok("built without libnvme", "no nvme engine: said why");
+	diag_ok("no engine for NVMe drive PI", "no nvme engine: said why");
 }
 
 static void test_other(void)

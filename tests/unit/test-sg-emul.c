@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "byteorder.h"
 #include "engine.h"
 #include "engines/sg.h"
 #include "options.h"
@@ -51,9 +52,6 @@ static struct emu {
 	char product[17];	/* INQUIRY product identification, blank-padded */
 } emu = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static uint16_t be16(const uint8_t *p) { return p[0] << 8 | p[1]; }
-static uint32_t be32(const uint8_t *p) { return (uint32_t)be16(p) << 16 | be16(p + 2); }
-static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
 static void put16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = v; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v >> 16); put16(p + 2, v); }
 static void put64(uint8_t *p, uint64_t v) { put32(p, v >> 32); put32(p + 4, v); }
@@ -98,13 +96,13 @@ static void emu_sense(struct sg_io_hdr *h, int key, int asc, int ascq,
 static int emu_check(const uint8_t *d, const uint8_t *t, uint32_t ref,
 		     int check_ref, int check_app, uint16_t app, uint16_t mask)
 {
-	if (be16(t + 2) == 0xffff && (emu.type != 3 || be32(t + 4) == 0xffffffff))
+	if (get_be16(t + 2) == 0xffff && (emu.type != 3 || get_be32(t + 4) == 0xffffffff))
 		return 0;	/* escape */
-	if (be16(t) != crc16_bitwise(d, LBS))
+	if (get_be16(t) != crc16_bitwise(d, LBS))
 		return 1;
-	if (check_app && (be16(t + 2) & mask) != (app & mask))
+	if (check_app && (get_be16(t + 2) & mask) != (app & mask))
 		return 2;
-	if (check_ref && be32(t + 4) != ref)
+	if (check_ref && get_be32(t + 4) != ref)
 		return 3;
 	return 0;
 }
@@ -166,18 +164,18 @@ static int emu_sgio(int fd, struct sg_io_hdr *h)
 	}
 	c32 = c[0] == 0x7f;
 	if (c32) {
-		wr = be16(c + 8) == 0x000b;
+		wr = get_be16(c + 8) == 0x000b;
 		prot = c[10] >> 5;
-		lba = be64(c + 12);
-		eilbrt = be32(c + 20);
-		app = be16(c + 24);
-		mask = be16(c + 26);
-		n = be32(c + 28);
+		lba = get_be64(c + 12);
+		eilbrt = get_be32(c + 20);
+		app = get_be16(c + 24);
+		mask = get_be16(c + 26);
+		n = get_be32(c + 28);
 	} else if (c[0] == 0x88 || c[0] == 0x8a) {
 		wr = c[0] == 0x8a;
 		prot = c[1] >> 5;
-		lba = be64(c + 2);
-		n = be32(c + 10);
+		lba = get_be64(c + 2);
+		n = get_be32(c + 10);
 		mask = 0xffff;
 	} else {
 		emu_sense(h, 0x5, 0x20, 0x00, 0);	/* INVALID COMMAND OPCODE */
@@ -296,6 +294,7 @@ static struct dix_io *run1(struct dix_eng_ctx *ctx, struct dix_io *io,
 	io->errkind = DIX_ERR_NR;
 	io->recovered = 0;
 	io->detail[0] = '\0';
+	io->status[0] = '\0';
 	if (engine_sg.queue(ctx, io) != DIX_Q_QUEUED)
 		return NULL;
 	if (engine_sg.commit(ctx))
@@ -367,8 +366,8 @@ static void test_type1(void)
 	is_str(w.io.detail, "", "protected write: no failure detail");
 	ok(emu.cdb_len == 16 && emu.cdb[0] == 0x8a && emu.cdb[1] >> 5 == 1,
 	   "WRITE(16) with WRPROTECT=1");
-	is_int(be64(emu.cdb + 2), 16, "WRITE(16) LBA");
-	is_int(be32(emu.cdb + 10), 8, "WRITE(16) transfer length in blocks");
+	is_int(get_be64(emu.cdb + 2), 16, "WRITE(16) LBA");
+	is_int(get_be32(emu.cdb + 10), 8, "WRITE(16) transfer length in blocks");
 	is_int(emu.dxfer_len, 8 * (LBS + TUPLE), "data-out carries 520 bytes per block");
 	ok(!memcmp(emu.data[16], w.data, 8 * LBS), "disk stored the data");
 	for (i = 0; i < 8; i++)
@@ -397,6 +396,7 @@ static void test_type1(void)
 	ok(!strncmp(w.io.detail, "SCSI status Check Condition, Aborted Command: ", 46) &&
 	   strstr(w.io.detail, " (ASC 0x10 ASCQ 0x01) at LBA 35"),
 	   "bad guard: the sense decoded in the detail (%s)", w.io.detail);
+	is_str(w.io.status, "ASC 10/01", "bad guard: the status in short, for the check's name");
 	ok(emu.pi[32][0] == 0xff && emu.pi[35][0] == 0xff, "bad guard: nothing written");
 
 	gen(&f, &w, 32, 32);
@@ -404,6 +404,7 @@ static void test_type1(void)
 	run1(&ctx, &w.io, DIX_WRITE, 32);
 	ok(w.io.res == -EILSEQ && w.io.errkind == DIX_ERR_REF,
 	   "bad ref tag -> errkind ref (sense 0x10/3)");
+	is_str(w.io.status, "ASC 10/03", "bad ref tag: status ASC 10/03");
 
 	emu.check_app = 1;
 	gen(&f, &w, 32, 32);
@@ -428,6 +429,7 @@ static void test_type1(void)
 	   "RECOVERED ERROR sense: success with recovered set");
 	is_int(r.io.errkind, DIX_ERR_NR, "recovered: no error kind");
 	is_str(r.io.detail, "", "recovered: no failure detail");
+	is_str(r.io.status, "", "recovered: no failure status");
 	ok(!memcmp(r.data, emu.data[16], 8 * LBS), "recovered read: data delivered");
 
 	emu.medium_next = 1;
@@ -496,13 +498,13 @@ static void test_type2(void)
 	gen(&f, &w, 100, 5000);	/* Type 2: the ref seed is the command's */
 	run1(&ctx, &w.io, DIX_WRITE, 100);
 	is_int(w.io.res, 4 * LBS, "type 2: protected write succeeds");
-	ok(emu.cdb_len == 32 && emu.cdb[0] == 0x7f && be16(emu.cdb + 8) == 0x000b &&
+	ok(emu.cdb_len == 32 && emu.cdb[0] == 0x7f && get_be16(emu.cdb + 8) == 0x000b &&
 	   emu.cdb[10] >> 5 == 1, "type 2: WRITE(32) with WRPROTECT=1");
-	is_int(be32(emu.cdb + 20), 5000, "type 2: expected initial ref tag = io->ref");
-	is_int(be64(emu.cdb + 12), 100, "type 2: WRITE(32) LBA");
+	is_int(get_be32(emu.cdb + 20), 5000, "type 2: expected initial ref tag = io->ref");
+	is_int(get_be64(emu.cdb + 12), 100, "type 2: WRITE(32) LBA");
 	r.io.ref = 5000;
 	run1(&ctx, &r.io, DIX_READ, 100);
-	ok(r.io.res == 4 * LBS && be16(emu.cdb + 8) == 0x0009 &&
+	ok(r.io.res == 4 * LBS && get_be16(emu.cdb + 8) == 0x0009 &&
 	   !memcmp(r.data, w.data, 4 * LBS) && !memcmp(r.meta, w.meta, 4 * TUPLE),
 	   "type 2: READ(32) round-trips data and tuples");
 	r.io.ref = 5001;
@@ -527,7 +529,7 @@ static void test_off(void)
 	run1(&ctx, &w.io, DIX_WRITE, 200);
 	ok(w.io.res == 8 * LBS && emu.cdb[1] >> 5 == 0 && emu.dxfer_len == 8 * LBS,
 	   "--pi off: WRPROTECT=0, plain 512-byte blocks");
-	is_int(be16(emu.pi[203]), crc16_bitwise(w.data + 3 * LBS, LBS),
+	is_int(get_be16(emu.pi[203]), crc16_bitwise(w.data + 3 * LBS, LBS),
 	       "--pi off: the disk generated its own guard");
 	run1(&ctx, &r.io, DIX_READ, 200);
 	ok(r.io.res == 8 * LBS && !memcmp(r.data, w.data, 8 * LBS),

@@ -2,6 +2,7 @@
 # nvme engine, QEMU NVMe pi=1,ms=8: --pi app clean write and randrw through io_uring passthrough, injected ref@20/guard@20 caught exactly by kind; PI the controller generated (--pi off, PRACT) verifies in dixload; without /dev/ng0n1 the thread-per-slot fallback runs clean and says so.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
+need_feature nvme io_uring
 
 pi_nvme_scenario pi=1,ms=8 1 "$PI_NVME_OFF_GUEST
 		rm /dev/ng0n1

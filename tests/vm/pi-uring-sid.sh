@@ -2,6 +2,7 @@
 # io_uring --pi app on the newest kernel (sid), scsi_debug dif=1 dix=1: clean write and randrw with dixload's PI attached to every SQE; injected guard@50 and ref@50 all rejected (EILSEQ: caught as "unknown", the block layer does not name the tag); again on dif=3 guard=1 (Type 3, IP checksum).
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
+need_feature io_uring
 # this test is about the newest kernel, whatever the other tests boot
 DIXVM_KERNEL=sid
 need_vm

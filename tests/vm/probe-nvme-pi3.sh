@@ -1,6 +1,7 @@
 #!/bin/sh
 # dixload probe on a QEMU NVMe namespace pi=3,ms=16,pil=1: protection type 3, 16 bytes of metadata, PI first, kernel format T10-DIF-TYPE3-CRC.
 . "$top_srcdir/tests/vm/lib.sh"
+need_feature nvme
 need_vm
 need_dixload
 need_python

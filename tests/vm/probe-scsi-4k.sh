@@ -1,6 +1,7 @@
 #!/bin/sh
 # dixload probe on scsi_debug dif=2 dix=1 sector_size=4096: 4096-byte logical blocks and a 4096-byte protection interval.
 . "$top_srcdir/tests/vm/lib.sh"
+need_feature sgutils
 need_vm
 need_dixload
 need_python

@@ -1,6 +1,7 @@
 #!/bin/sh
 # dixload probe on scsi_debug dif=2 dix=1: prot_en true, protection type 2, kernel format T10-DIF-TYPE1-CRC (Type 2 shown as TYPE1), interval 512.
 . "$top_srcdir/tests/vm/lib.sh"
+need_feature sgutils
 need_vm
 need_dixload
 need_python

@@ -1,6 +1,7 @@
 #!/bin/sh
 # dixload probe on scsi_debug dif=0 dix=1: the drive has no PI (prot_en false) and the diagnosis reports DIX0, host-side only.
 . "$top_srcdir/tests/vm/lib.sh"
+need_feature sgutils
 need_vm
 need_dixload
 need_python

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * job.h - worker threads: each owns a slice of the region, an engine
+ * instance, its buffers and counters, and runs the depth loop.
+ */
+#ifndef DIX_JOB_H
+#define DIX_JOB_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "extent.h"
+#include "stats.h"
+
+/*
+ * Bad extents a worker keeps for the summary: 2^20 of 48 bytes.  Beyond
+ * that they are counted (and still in --error-log), so a disk that is bad
+ * everywhere cannot exhaust memory.
+ */
+#define DIX_EXTENTS_MAX	(1u << 20)
+
+struct dix_run;
+
+/**
+ * struct dix_worker - one worker thread.
+ * @id: 0 .. jobs-1
+ * @run: the run it belongs to
+ * @start: first byte of its slice
+ * @end: end of its slice (exclusive)
+ * @c: counters (written by the worker only; read by the meter)
+ * @lat: completion latency per direction
+ * @ext: the bad extents found (written by the worker only; read by
+ *	run.c after the worker has been joined)
+ * @precond: run the preconditioning pass (sequential writes of the
+ *	plan's size over the slice) instead of the load
+ * @io_size: bytes per I/O the worker used (preconditioning: the plan's
+ *	size, or less where the engine cannot carry it)
+ * @done: the worker has finished (1) — read by the meter loop
+ * @err: setup failure (negative errno), 0 otherwise
+ * @errmsg: setup failure text
+ */
+struct dix_worker {
+	int id;
+	struct dix_run *run;
+	pthread_t th;
+	uint64_t start, end;
+	struct dix_counters c;
+	struct lat_hist lat[DIX_DIR_NR];
+	struct extent_tracker ext;
+	int precond;
+	uint64_t io_size;
+	int done;
+	int err;
+	char errmsg[512];
+};
+
+/** worker_main() - thread body: the depth loop of one worker. */
+void *worker_main(void *arg);
+
+#endif

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * options.h - the one option table.
+ *
+ * Every setting is described once (name, type, where it lives in struct
+ * dix_opts, default, allowed values, help).  The command line, profile files
+ * and the "effective settings" report all walk the same table, so a new
+ * option is one table row.
+ */
+#ifndef DIX_OPTIONS_H
+#define DIX_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum rw_mode {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
+};
+
+enum out_format { OUT_HUMAN, OUT_JSON };
+enum verify_mode { VERIFY_OFF, VERIFY_ON, VERIFY_STRICT };
+enum pi_mode { PI_KERNEL, PI_APP, PI_OFF };
+enum precond_mode { PRECOND_AUTO, PRECOND_ON, PRECOND_OFF };
+
+/* A repeatable option ("--hotload a@1 --hotload b@2"): values in order. */
+struct str_list {
+	char **v;
+	int n;
+};
+
+/**
+ * struct dix_opts - every effective setting of a run.
+ * @dev: target path (block device or regular file)
+ * @profile: profile name or file given, or NULL
+ * @rw: access pattern
+ * @rwmixread: percentage of reads for rw/randrw
+ * @bs: I/O size in bytes (power of two, multiple of the logical block size)
+ * @iodepth: I/Os in flight per job
+ * @iodepth_batch: I/Os handed to the kernel per submit system call
+ * @jobs: worker threads; the region is split evenly between them
+ * @size: bytes of the region (0 = to the end of the device or file)
+ * @offset: start of the region in bytes
+ * @runtime: seconds to run (0 = cover the region once)
+ * @engine: I/O engine name (see engines.c)
+ * @verify: data verification mode
+ * @interval_ms: meter period in milliseconds (0 = no meter lines)
+ * @format: human or JSON lines output
+ * @seed: seed of the pattern and the random offsets
+ * @seed_set: @seed came from the user (else it was drawn at start)
+ * @force: write devices carrying data signatures (see safety.c)
+ * @quiet: no meter lines, only the summary
+ * @max_errors: stop after this many errors (0 = unlimited)
+ * @max_report: bad extents printed while running and listed in the summary
+ *	(the rest are counted)
+ * @error_log: file that gets every bad block as a JSON line, or NULL
+ * @pi_format: integrity format the profile expects, or "any"
+ * @pi: who generates and checks protection information
+ * @inject: deliberate fault injection ("guard@N" ...)
+ * @hotload/@unload/@sysfs/@exec: scheduled actions ("SPEC@SEC")
+ * @plot: SVG file to write at the end
+ * @log: CSV file of per-interval samples and events
+ * @precondition: write the whole region once before the load (auto, on,
+ *	off; see precond.h)
+ */
+struct dix_opts {
+	char *dev;
+	char *profile;
+	int rw;
+	uint64_t rwmixread;
+	uint64_t bs;
+	uint64_t iodepth;
+	uint64_t iodepth_batch;
+	uint64_t jobs;
+	uint64_t size;
+	uint64_t offset;
+	double runtime;
+	char *engine;
+	int verify;
+	uint64_t interval_ms;
+	int format;
+	uint64_t seed;
+	int seed_set;
+	int force;
+	int quiet;
+	uint64_t max_errors;
+	uint64_t max_report;
+	char *error_log;
+	char *pi_format;
+	int pi;
+	struct str_list inject;
+	struct str_list hotload;
+	struct str_list unload;
+	struct str_list sysfs;
+	struct str_list exec;
+	char *plot;
+	char *log;
+	int precondition;
+};
+
+enum opt_type {
+	OPT_STR,	/* char * */
+	OPT_SIZE,	/* uint64_t, k/m/g suffixes */
+	OPT_UINT,	/* uint64_t */
+	OPT_SECONDS,	/* double */
+	OPT_ENUM,	/* int index into ->allowed */
+	OPT_FLAG,	/* int, no value on the command line; profiles: 0/1 */
+	OPT_LIST,	/* struct str_list, repeatable */
+};
+
+/* Where an option may appear. */
+/*
+ * Not in profiles: --profile, --dev, --force, and the files dixload
+ * creates (--plot, --log, --error-log), which it truncates as root: where
+ * to write is the caller's choice, never a workload's.
+ */
+#define OPT_CLI_ONLY	0x1
+/*
+ * A scheduled action (--hotload, --unload, --sysfs, --exec): it changes the
+ * system as root, so it is accepted only from the command line of the
+ * person running dixload, never from a profile, which describes a workload
+ * and may come from a directory someone else writes.
+ */
+#define OPT_ACTION	0x2
+
+/**
+ * struct dix_option - one row of the option table.
+ * @name: long name without "--"; also the profile key
+ * @type: how the value is parsed
+ * @off: offset of the field in struct dix_opts (or -1 for actions)
+ * @def: default value as text (NULL = empty / zero)
+ * @allowed: for OPT_ENUM, the NULL-terminated list of values
+ * @min: smallest accepted number (OPT_UINT/OPT_SIZE)
+ * @max: largest accepted number (0 = no limit)
+ * @flags: OPT_CLI_ONLY, OPT_ACTION
+ * @metavar: the value's name in --help
+ * @help: one line of help
+ */
+struct dix_option {
+	const char *name;
+	enum opt_type type;
+	long off;
+	const char *def;
+	const char *const *allowed;
+	uint64_t min, max;
+	unsigned int flags;
+	const char *metavar;
+	const char *help;
+};
+
+extern const struct dix_option dix_options[];
+
+/** opt_find() - the table row named @name, or NULL. */
+const struct dix_option *opt_find(const char *name);
+
+/** opts_init() - set every field of @o to its table default. */
+void opts_init(struct dix_opts *o);
+
+/** opts_free() - free strings and lists in @o. */
+void opts_free(struct dix_opts *o);
+
+/**
+ * opt_set() - parse @value for option @name into @o.
+ * @err: buffer for the reason when the value is rejected ("allowed: ...")
+ *
+ * Return: 0; -ENOENT for an unknown name; -EINVAL for a bad value.
+ */
+int opt_set(struct dix_opts *o, const char *name, const char *value,
+	    char *err, size_t errlen);
+
+/** opts_print_help() - the option table as --help text. */
+void opts_print_help(FILE *f);
+
+/**
+ * opts_print_effective() - the effective settings as one "name=value ..."
+ * line (@json = 0) or as the members of a JSON object (@json = 1).
+ */
+void opts_print_effective(FILE *f, const struct dix_opts *o, int json);
+
+extern const char *const rw_names[];
+extern const char *const verify_names[];
+extern const char *const format_names[];
+extern const char *const pi_names[];
+extern const char *const precondition_names[];
+
+static inline int rw_is_random(int rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+}
+
+static inline int rw_reads(int rw)
+{
+	return rw != RW_WRITE && rw != RW_RANDWRITE;
+}
+
+static inline int rw_writes(int rw)
+{
+	return rw != RW_READ && rw != RW_RANDREAD;
+}
+
+#endif

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * run.c - start the workers, run the meter on absolute deadlines, stop on
+ * runtime / coverage / signal / --max-errors, drain, and summarise.
+ *
+ * The meter thread (main) sleeps in ppoll() on an eventfd until the next
+ * deadline; workers finishing and signal handlers write the eventfd, so the
+ * run ends promptly instead of at the next tick.
+ *
+ * Preconditioning (precond.h) comes first, with the same workers and the
+ * same stop handling; the run's clock (t = 0, --runtime, the times of
+ * scheduled actions) starts only after it, and its I/O is taken out of the
+ * counters the meter and the summary read.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "hotload.h"
+#include "job.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+static struct dix_run *sig_run;
+static volatile sig_atomic_t sig_count;
+
+double run_elapsed(const struct dix_run *r)
+{
+	return dix_now() - r->t0;
+}
+
+static void wake(struct dix_run *r)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	if (r->wake_fd >= 0)
+		n = write(r->wake_fd, &one, sizeof(one));
+	(void)n;
+}
+
+void run_request_stop(struct dix_run *r)
+{
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+	wake(r);
+}
+
+void run_worker_done(struct dix_run *r)
+{
+	wake(r);
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	sig_count++;
+	if (sig_run)
+		run_request_stop(sig_run);
+	/* a second signal while draining: the user really wants out */
+	if (sig_count > 2) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	errno = saved;
+}
+
+static void install_signals(struct dix_run *r)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sig_run = r;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void run_event(struct dix_run *r, const struct dix_event *ev)
+{
+	struct dix_event *e;
+
+	pthread_mutex_lock(&r->lock);
+	r->events = xrealloc(r->events, (r->nevents + 1) * sizeof(*r->events));
+	e = &r->events[r->nevents++];
+	*e = *ev;
+	e->what = xstrdup(ev->what ? ev->what : "");
+	e->detail = ev->detail ? xstrdup(ev->detail) : NULL;
+	e->json = ev->json ? xstrdup(ev->json) : NULL;
+	e->label = ev->label ? xstrdup(ev->label) : NULL;
+	if (ev->kind == EV_ACTION && ev->ok == 0)
+		r->action_failed = 1;
+	report_event(r, e);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void sum_counters(struct dix_run *r, struct dix_counters *c)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < r->nworkers; i++)
+		counters_add(c, &r->workers[i].c);
+}
+
+static int all_done(struct dix_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++)
+		if (!__atomic_load_n(&r->workers[i].done, __ATOMIC_ACQUIRE))
+			return 0;
+	return 1;
+}
+
+static void take_sample(struct dix_run *r, struct meter *m, double now)
+{
+	struct dix_counters c;
+	struct meter_sample s;
+
+	sum_counters(r, &c);
+	if (meter_sample(m, now, &c, &s))
+		return;
+	pthread_mutex_lock(&r->lock);
+	sample_log_add(&r->samples, &s);
+	report_interval(r, &s);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void wait_until(struct dix_run *r, double deadline)
+{
+	double left = deadline - dix_now();
+	struct pollfd pfd = { .fd = r->wake_fd, .events = POLLIN };
+	struct timespec ts;
+	uint64_t v;
+
+	if (left <= 0)
+		return;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+	if (ppoll(&pfd, 1, &ts, NULL) > 0 &&
+	    read(r->wake_fd, &v, sizeof(v)) < 0)
+		return;
+}
+
+/*
+ * Sum the workers up.  Their extents move into one list and are merged, so
+ * an extent that crosses the boundary of two workers' slices is one.
+ */
+static void gather(struct dix_run *r, struct dix_totals *t)
+{
+	size_t n = 0, i;
+	int w;
+
+	memset(t, 0, sizeof(*t));
+	sum_counters(r, &t->c);
+	for (w = 0; w < r->nworkers; w++)
+		n += r->workers[w].ext.n;
+	t->ext = xcalloc(n ? n : 1, sizeof(*t->ext));
+	for (w = 0; w < r->nworkers; w++) {
+		struct dix_worker *wk = &r->workers[w];
+
+		lat_merge(&t->lat[DIX_READ], &wk->lat[DIX_READ]);
+		lat_merge(&t->lat[DIX_WRITE], &wk->lat[DIX_WRITE]);
+		memcpy(t->ext + t->next, wk->ext.v, wk->ext.n * sizeof(*t->ext));
+		t->next += wk->ext.n;
+		t->ext_dropped += wk->ext.dropped;
+		t->ext_dropped_blocks += wk->ext.dropped_blocks;
+		free(wk->ext.v);	/* the details moved to t->ext */
+		memset(&wk->ext, 0, sizeof(wk->ext));
+	}
+	t->next = extents_merge(t->ext, t->next);
+	for (i = 0; i < t->next; i++)
+		t->ext_blocks += t->ext[i].count;
+	t->unwritten = t->c.unwritten;
+	t->elapsed = r->t_end - r->t0;
+}
+
+static void totals_free(struct dix_totals *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->next; i++)
+		extent_free(&t->ext[i]);
+	free(t->ext);
+	t->ext = NULL;
+	t->next = 0;
+}
+
+/*
+ * --error-log: created (truncated) before the load, so a path that cannot
+ * be written is a setup error, not a surprise after a long run.
+ */
+static int errlog_open(struct dix_run *r)
+{
+	const char *path = r->o->error_log;
+
+	pthread_mutex_init(&r->errlog_lock, NULL);
+	if (!path)
+		return 0;
+	r->errlog = fopen(path, "we");
+	if (!r->errlog) {
+		dix_err("--error-log %s: cannot write: %s", path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Everything written reaches the file: at the end, and after a signal. */
+static void errlog_close(struct dix_run *r)
+{
+	if (r->errlog && fclose(r->errlog))
+		dix_err("--error-log %s: %s", r->o->error_log,
+			strerror(errno));
+	r->errlog = NULL;
+}
+
+static int exit_status(struct dix_run *r, const struct dix_totals *t,
+		       int setup_failed)
+{
+	uint64_t integ = 0;
+	int k;
+
+	for (k = 0; k < DIX_ERR_NR; k++)
+		if (dix_errkind_is_integrity(k))
+			integ += t->c.errors[k];
+	if (integ)
+		return DIX_EXIT_INTEGRITY;
+	if (t->c.errors[DIX_ERR_IO])
+		return DIX_EXIT_IO;
+	if (setup_failed)
+		return DIX_EXIT_USAGE;
+	if (r->action_failed)
+		return DIX_EXIT_ACTION;
+	return DIX_EXIT_OK;
+}
+
+/* Setup failures of workers (printed); 1 when one never did any I/O. */
+static int worker_failures(struct dix_run *r)
+{
+	int i, failed = 0;
+
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		if (w->err) {
+			dix_err("job %d: %s", w->id, w->errmsg);
+			if (!w->c.ops[0] && !w->c.ops[1])
+				failed = 1;
+		}
+	}
+	return failed;
+}
+
+/* Start every worker; on failure stop the ones started (returns -1). */
+static int start_workers(struct dix_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++) {
+		int e = pthread_create(&r->workers[i].th, NULL, worker_main,
+				       &r->workers[i]);
+
+		if (e) {
+			dix_err("cannot start worker %d: %s", i, strerror(e));
+			r->nworkers = i;
+			run_request_stop(r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Write the region once (precond.h) with the workers in their
+ * preconditioning pass; progress on a terminal every half second.  Then
+ * clear every worker's counters, so the load starts from zero.
+ * @pre_tot: the pass's own totals (its errors decide the exit status when
+ *	the load does not start; then the caller frees them)
+ * Return: 0 when the load may start; 1 when it must not: stopped (signal,
+ * --max-errors), an error, or a worker that could not run.
+ */
+static int precondition(struct dix_run *r, struct dix_totals *pre_tot,
+			int *setup_failed)
+{
+	struct precond_result *res = &r->pres;
+	int tty = !r->o->quiet && isatty(STDERR_FILENO);
+	double start = dix_now(), show = start + 0.5;
+	int i, stopped;
+
+	res->ran = 1;
+	for (i = 0; i < r->nworkers; i++) {
+		r->workers[i].precond = 1;
+		res->region += r->workers[i].end - r->workers[i].start;
+	}
+	if (start_workers(r))
+		*setup_failed = 1;
+	while (!all_done(r) && !__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+		double now = dix_now();
+
+		if (tty && now >= show) {
+			struct dix_counters c;
+
+			sum_counters(r, &c);
+			report_precondition_progress(r, c.bytes[DIX_WRITE],
+						     now - start);
+			while (show <= now)
+				show += 0.5;
+		}
+		wait_until(r, tty ? show : now + 3600);
+	}
+	for (i = 0; i < r->nworkers; i++)
+		pthread_join(r->workers[i].th, NULL);
+	stopped = __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
+	if (worker_failures(r))
+		*setup_failed = 1;
+	r->t0 = start;
+	r->t_end = dix_now();
+	gather(r, pre_tot);
+	res->seconds = pre_tot->elapsed;
+	res->bytes = pre_tot->c.bytes[DIX_WRITE];
+	res->errors = counters_errors(&pre_tot->c);
+	res->io_size = r->pre.io_size;
+	for (i = 0; i < r->nworkers; i++)
+		if (r->workers[i].io_size && r->workers[i].io_size < res->io_size)
+			res->io_size = r->workers[i].io_size;
+	res->complete = res->bytes == res->region && !res->errors &&
+			!*setup_failed;
+	pthread_mutex_lock(&r->lock);
+	if (tty)
+		report_precondition_progress(r, 0, -1);	/* clear the line */
+	report_precondition(r);
+	pthread_mutex_unlock(&r->lock);
+	if (!res->complete || stopped || *setup_failed)
+		return 1;
+	totals_free(pre_tot);
+	/* gather() took the (empty) extent lists; the rest starts anew */
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		memset(&w->c, 0, sizeof(w->c));
+		memset(w->lat, 0, sizeof(w->lat));
+		w->precond = 0;
+		w->done = 0;
+	}
+	return 0;
+}
+
+int run_load(struct dix_run *r)
+{
+	const struct dix_opts *o = r->o;
+	uint64_t region = o->size, slice;
+	struct dix_totals tot;
+	struct meter m;
+	double period = o->interval_ms / 1000.0, end_at = 0;
+	int i, status, setup_failed = 0, ctl_started = 0;
+
+	pthread_mutex_init(&r->lock, NULL);
+	if (errlog_open(r))
+		return DIX_EXIT_USAGE;
+	r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->wake_fd < 0) {
+		dix_err("eventfd: %s", strerror(errno));
+		errlog_close(r);
+		return DIX_EXIT_USAGE;
+	}
+	r->nworkers = o->jobs;
+	r->workers = xcalloc(r->nworkers, sizeof(*r->workers));
+	/* equal slices, each a whole number of I/Os */
+	slice = region / o->bs / r->nworkers * o->bs;
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		w->id = i;
+		w->run = r;
+		w->start = o->offset + i * slice;
+		w->end = w->start + slice;
+	}
+
+	install_signals(r);
+	report_start(r);
+	if (r->pre.on) {
+		struct dix_totals pre_tot;
+
+		if (precondition(r, &pre_tot, &setup_failed)) {
+			/* nothing measured: the summary says so; the exit
+			 * status follows what the writes met */
+			status = exit_status(r, &pre_tot, setup_failed);
+			totals_free(&pre_tot);
+			errlog_close(r);
+			memset(&tot, 0, sizeof(tot));
+			pthread_mutex_lock(&r->lock);
+			report_summary(r, &tot, status);
+			pthread_mutex_unlock(&r->lock);
+			goto out;
+		}
+	}
+	r->started = 1;
+	r->t0 = dix_now();
+	if (period > 0)
+		meter_init(&m, r->t0, period);
+	if (o->runtime > 0)
+		end_at = r->t0 + o->runtime;
+
+	if (start_workers(r))
+		setup_failed = 1;
+	if (!setup_failed) {
+		int c = control_start(r);
+
+		if (c == 0) {
+			ctl_started = 1;
+		} else if (c < 0) {
+			/* scheduled actions would silently never run */
+			dix_err("cannot start the control thread: %s",
+				strerror(-c));
+			setup_failed = 1;
+			run_request_stop(r);
+		}
+	}
+
+	while (!all_done(r)) {
+		double now = dix_now(), next = INFINITY;
+
+		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+			break;
+		if (end_at && now >= end_at) {
+			run_request_stop(r);
+			break;
+		}
+		if (period > 0 && now >= meter_deadline(&m)) {
+			take_sample(r, &m, now);
+			continue;
+		}
+		if (period > 0)
+			next = meter_deadline(&m);
+		if (end_at && end_at < next)
+			next = end_at;
+		if (isinf(next))
+			next = now + 3600;
+		wait_until(r, next);
+	}
+	/* a runtime end that coincides with a tick still gets its sample */
+	if (period > 0 && dix_now() >= meter_deadline(&m) - 1e-3)
+		take_sample(r, &m, dix_now());
+
+	for (i = 0; i < r->nworkers; i++)
+		pthread_join(r->workers[i].th, NULL);
+	r->t_end = dix_now();
+	if (ctl_started)
+		control_stop(r);
+	/*
+	 * The tail after the last tick (a region covered before the next
+	 * deadline, or draining after a stop): a sample of its own when it is
+	 * at least half a period, so no rate is computed over a sliver.  Its
+	 * I/O is always in the summary.
+	 */
+	if (period > 0 && r->t_end - m.last >= period / 2)
+		take_sample(r, &m, r->t_end);
+
+	if (worker_failures(r))
+		setup_failed = 1;
+	if (r->extents_closed > o->max_report)
+		dix_err("%llu more bad extent%s not printed (--max-report %llu)%s%s%s",
+			(unsigned long long)(r->extents_closed - o->max_report),
+			r->extents_closed - o->max_report == 1 ? " was" : "s were",
+			(unsigned long long)o->max_report,
+			r->errlog ? "; --error-log " : "",
+			r->errlog ? o->error_log : "",
+			r->errlog ? " holds every bad block" : "");
+	errlog_close(r);
+	gather(r, &tot);
+	analysis_run(r);
+	status = exit_status(r, &tot, setup_failed);
+	pthread_mutex_lock(&r->lock);
+	report_summary(r, &tot, status);
+	pthread_mutex_unlock(&r->lock);
+	totals_free(&tot);
+	analysis_write_files(r);
+out:
+	sig_run = NULL;
+	close(r->wake_fd);
+	r->wake_fd = -1;
+	return status;
+}

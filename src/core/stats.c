@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stats.c - error kinds, counters and log-linear latency histograms.
+ */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "stats.h"
+
+static const char *const errkind_names[DIX_ERR_NR] = {
+	[DIX_ERR_IO] = "io",
+	[DIX_ERR_VERIFY] = "verify",
+	[DIX_ERR_GUARD] = "guard",
+	[DIX_ERR_APP] = "app",
+	[DIX_ERR_REF] = "ref",
+	[DIX_ERR_UNKNOWN] = "unknown",
+};
+
+const char *dix_errkind_name(enum dix_errkind k)
+{
+	return k < DIX_ERR_NR ? errkind_names[k] : "?";
+}
+
+const char *dix_errkind_check(enum dix_errkind k)
+{
+	switch (k) {
+	case DIX_ERR_GUARD:
+		return "guard check failed";
+	case DIX_ERR_APP:
+		return "app tag check failed";
+	case DIX_ERR_REF:
+		return "ref tag check failed";
+	case DIX_ERR_UNKNOWN:
+		return "integrity check failed";
+	default:
+		return NULL;
+	}
+}
+
+int dix_errkind_is_integrity(enum dix_errkind k)
+{
+	return k != DIX_ERR_IO && k < DIX_ERR_NR;
+}
+
+/* Bucket of @ns: exact below LAT_SUB, then LAT_SUB per power of two. */
+static unsigned int lat_bucket(uint64_t ns)
+{
+	unsigned int msb, b;
+
+	if (ns < LAT_SUB)
+		return ns;
+	msb = 63 - __builtin_clzll(ns);
+	b = (msb - LAT_SUB_BITS + 1) * LAT_SUB +
+	    ((ns >> (msb - LAT_SUB_BITS)) & (LAT_SUB - 1));
+	return b < LAT_BUCKETS ? b : LAT_BUCKETS - 1;
+}
+
+/* Upper bound (inclusive) in ns of bucket @b. */
+static uint64_t lat_bucket_value(unsigned int b)
+{
+	unsigned int grp = b / LAT_SUB, sub = b % LAT_SUB, msb;
+
+	if (grp == 0)
+		return sub;
+	msb = grp + LAT_SUB_BITS - 1;
+	return ((uint64_t)(LAT_SUB + sub + 1) << (msb - LAT_SUB_BITS)) - 1;
+}
+
+void lat_add(struct lat_hist *h, uint64_t ns)
+{
+	h->bucket[lat_bucket(ns)]++;
+	h->count++;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+}
+
+void lat_merge(struct lat_hist *dst, const struct lat_hist *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < LAT_BUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+	dst->count += src->count;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+}
+
+uint64_t lat_percentile(const struct lat_hist *h, double q)
+{
+	uint64_t want, seen = 0, v;
+	unsigned int i;
+
+	if (!h->count)
+		return 0;
+	want = (uint64_t)(q * h->count + 0.5);
+	if (want < 1)
+		want = 1;
+	for (i = 0; i < LAT_BUCKETS; i++) {
+		seen += h->bucket[i];
+		if (seen >= want) {
+			v = lat_bucket_value(i);
+			return v < h->max_ns ? v : h->max_ns;
+		}
+	}
+	return h->max_ns;
+}
+
+void counters_add(struct dix_counters *dst, const struct dix_counters *src)
+{
+	int i;
+
+	for (i = 0; i < DIX_DIR_NR; i++) {
+		dst->bytes[i] += __atomic_load_n(&src->bytes[i], __ATOMIC_RELAXED);
+		dst->ops[i] += __atomic_load_n(&src->ops[i], __ATOMIC_RELAXED);
+	}
+	for (i = 0; i < DIX_ERR_NR; i++) {
+		dst->errors[i] += __atomic_load_n(&src->errors[i], __ATOMIC_RELAXED);
+		dst->injected[i] += __atomic_load_n(&src->injected[i], __ATOMIC_RELAXED);
+		dst->caught[i] += __atomic_load_n(&src->caught[i], __ATOMIC_RELAXED);
+	}
+	dst->recovered += __atomic_load_n(&src->recovered, __ATOMIC_RELAXED);
+	dst->unwritten += __atomic_load_n(&src->unwritten, __ATOMIC_RELAXED);
+}
+
+uint64_t counters_errors(const struct dix_counters *c)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < DIX_ERR_NR; i++)
+		n += c->errors[i];
+	return n;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stats.h - counters shared by the workers, the meter and the report:
+ * bytes and ops per direction, errors by kind, latency histograms.
+ *
+ * Workers update their own struct dix_counters (no sharing, no atomics on the
+ * hot path beyond relaxed stores); the meter sums them every interval.
+ */
+#ifndef DIX_STATS_H
+#define DIX_STATS_H
+
+#include <stdint.h>
+
+/* Error kinds, as named in the JSON summary's "errors" object. */
+enum dix_errkind {
+	DIX_ERR_IO,		/* an I/O that failed (EIO, short transfer ...) */
+	DIX_ERR_VERIFY,		/* data read back differs from what was written */
+	DIX_ERR_GUARD,		/* PI guard tag mismatch */
+	DIX_ERR_APP,		/* PI application tag mismatch */
+	DIX_ERR_REF,		/* PI reference tag mismatch */
+	DIX_ERR_UNKNOWN,	/* integrity failure, tag not known (EILSEQ) */
+	DIX_ERR_NR,
+};
+
+/** dix_errkind_name() - JSON key of an error kind ("io", "guard" ...). */
+const char *dix_errkind_name(enum dix_errkind k);
+
+/**
+ * dix_errkind_check() - the failed check of a PI error kind in words:
+ * "guard check failed", "app tag check failed", "ref tag check failed",
+ * "integrity check failed" (the tag is not known); NULL for io and verify.
+ */
+const char *dix_errkind_check(enum dix_errkind k);
+
+/** dix_errkind_is_integrity() - true for verify/guard/app/ref/unknown. */
+int dix_errkind_is_integrity(enum dix_errkind k);
+
+enum dix_dir { DIX_READ, DIX_WRITE, DIX_DIR_NR };
+
+/*
+ * Latency histogram: log-linear buckets (16 sub-buckets per power of two of
+ * nanoseconds), ~6 % resolution, fixed memory, mergeable across threads.
+ */
+#define LAT_SUB_BITS	4
+#define LAT_SUB		(1 << LAT_SUB_BITS)
+#define LAT_BUCKETS	(64 * LAT_SUB)
+
+struct lat_hist {
+	uint64_t count;
+	uint64_t max_ns;
+	uint64_t bucket[LAT_BUCKETS];
+};
+
+void lat_add(struct lat_hist *h, uint64_t ns);
+void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
+/** lat_percentile() - latency in ns at quantile @q (0..1); 0 when empty. */
+uint64_t lat_percentile(const struct lat_hist *h, double q);
+
+struct dix_counters {
+	uint64_t bytes[DIX_DIR_NR];
+	uint64_t ops[DIX_DIR_NR];
+	uint64_t errors[DIX_ERR_NR];
+	uint64_t recovered;
+	uint64_t injected[DIX_ERR_NR];	/* faults dixload injected on purpose */
+	uint64_t caught[DIX_ERR_NR];	/* injected faults the device caught */
+	uint64_t unwritten;	/* blocks read without a dixload header */
+};
+
+/** counters_add() - @dst += @src, field by field. */
+void counters_add(struct dix_counters *dst, const struct dix_counters *src);
+
+/** counters_errors() - total of errors[] (what the meter calls Err). */
+uint64_t counters_errors(const struct dix_counters *c);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * util.h - small helpers shared by every part of dixload: monotonic time,
+ * messages on stderr, JSON string escaping and checked allocation.
+ */
+#ifndef DIX_UTIL_H
+#define DIX_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit statuses: documented in --help, the README and dixload(1). */
+enum dix_exit {
+	DIX_EXIT_OK = 0,
+	DIX_EXIT_USAGE = 1,	/* usage or setup error, found before the load */
+	DIX_EXIT_IO = 2,	/* I/O errors */
+	DIX_EXIT_INTEGRITY = 3,	/* PI or data verification errors */
+	DIX_EXIT_ACTION = 4,	/* a scheduled action (hot-load ...) failed */
+};
+
+/**
+ * dix_now() - monotonic time in seconds.
+ *
+ * CLOCK_MONOTONIC never jumps with the wall clock, so rates computed from
+ * differences of it are honest even when NTP steps the time.
+ */
+double dix_now(void);
+
+/** dix_now_ns() - monotonic time in nanoseconds. */
+uint64_t dix_now_ns(void);
+
+/** dix_err() - print "dixload: <msg>" on stderr. */
+void dix_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** dix_warn() - print "dixload: warning: <msg>" on stderr. */
+void dix_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** xmalloc()/xcalloc()/xstrdup() - allocate or exit(1) with a message. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/**
+ * aligned_grow() - make *@p a 4096-aligned buffer of at least @len bytes,
+ * reallocating (contents not kept) only when *@cap is smaller.
+ * Return: 0 when the buffer was big enough, 1 when it was (re)allocated
+ * (contents undefined), -ENOMEM (then *@p is NULL and *@cap 0).
+ */
+int aligned_grow(void **p, size_t *cap, size_t len);
+
+/**
+ * dix_errno_name() - the symbolic name of errno @e ("EINVAL"), or "errno N"
+ * for a number the C library does not name.  Storage users search for the
+ * name; the text of strerror() varies between C libraries and locales.
+ */
+const char *dix_errno_name(int e, char *buf, size_t len);
+
+/**
+ * dix_io_strerror() - what an I/O that failed with errno @e means, for
+ * messages about I/O: the words of strerror(), except for EILSEQ, which is
+ * how the kernel's block layer reports a failed protection information
+ * check and which C libraries describe as a character-encoding error
+ * ("Invalid or incomplete multibyte or wide character"): that one reads
+ * "integrity check failed (EILSEQ)".
+ */
+const char *dix_io_strerror(int e);
+
+/**
+ * read_sysfs_str() - read a one-line sysfs/proc file into @buf, newline
+ * stripped.  Return: 0, or -errno.
+ */
+int read_sysfs_str(const char *path, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * verify.h - self-describing data blocks.
+ *
+ * Every logical block dixload writes starts with a header: magic, the byte
+ * offset it was written to, the run's seed, a write sequence number, the
+ * block size and a checksum of the whole block; the rest is a pattern
+ * derived from (seed, offset, seq).  A reader needs no state from the
+ * writer, so verification works within a run and across runs: a block
+ * whose checksum fails has changed; a block whose header names another
+ * offset sits at the wrong place; a block without the magic was never
+ * written (an error only with --verify strict).
+ */
+#ifndef DIX_VERIFY_H
+#define DIX_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DIX_HDR_MAGIC	0x3144414f4c584944ull	/* "DIXLOAD1" little-endian */
+#define DIX_HDR_SIZE	40
+
+enum verify_kind {
+	VF_OK,		/* header present and block intact */
+	VF_UNWRITTEN,	/* no header: never written by dixload */
+	VF_CHANGED,	/* checksum mismatch: content changed */
+	VF_MISPLACED,	/* intact block that belongs at another offset */
+};
+
+/**
+ * struct verify_fail - what verify_block() found.
+ * @kind: see enum verify_kind
+ * @offset: byte offset of the block checked
+ * @hdr_offset: the offset the block's header names (VF_MISPLACED)
+ * @csum_expected: checksum stored in the header (VF_CHANGED)
+ * @csum_found: checksum of the block as read (VF_CHANGED)
+ * @byte: first differing byte within the block (VF_CHANGED; -1 when the
+ *	pattern is intact and only the header was damaged)
+ * @expected: the byte the pattern has there
+ * @found: the byte read there
+ */
+struct verify_fail {
+	enum verify_kind kind;
+	uint64_t offset;
+	uint64_t hdr_offset;
+	uint64_t csum_expected, csum_found;
+	int byte;
+	uint8_t expected, found;
+};
+
+/**
+ * verify_fill() - fill @len bytes of @buf (a multiple of @bsize) with
+ * headers and pattern for blocks starting at byte @offset.
+ */
+void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
+		 uint64_t seed, uint32_t seq);
+
+/**
+ * verify_block() - check one block of @bsize bytes read from @offset.
+ * Return: the kind found (VF_OK, VF_UNWRITTEN, VF_CHANGED, VF_MISPLACED),
+ * with details in @f.
+ */
+enum verify_kind verify_block(const void *blk, uint32_t bsize,
+			      uint64_t offset, struct verify_fail *f);
+
+struct bad_extent;
+
+/**
+ * verify_extent() - the bad block @f (not VF_OK) as a one-block extent of
+ * kind verify, for a target of logical block size @lbs: misplaced with the
+ * LBA its data was written for, content changed with the first changed
+ * byte, header damaged with both checksums in @b->detail (malloc'd), or no
+ * header.
+ */
+void verify_extent(const struct verify_fail *f, uint32_t lbs,
+		   struct bad_extent *b);
+
+/** block_hash() - the header checksum: 64-bit hash of @len bytes. */
+uint64_t block_hash(const void *p, size_t len, uint64_t seed);
+
+#endif

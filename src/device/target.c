@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * target.c - open the target and read what the kernel says about it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "blkview.h"
+#include "options.h"
+#include "parse.h"
+#include "target.h"
+#include "util.h"
+
+/* Copy the kernel's integrity view from blkview (the one sysfs reader). */
+static void integrity_from(struct dix_integrity *in, const struct blkview *bv)
+{
+	snprintf(in->format, sizeof(in->format), "%s",
+		 bv->has_integrity && bv->format[0] ? bv->format : "none");
+	in->interval = bv->protection_interval_bytes;
+	in->tag_size = bv->tag_size;
+	in->read_verify = bv->has_integrity ? bv->read_verify : -1;
+	in->write_generate = bv->has_integrity ? bv->write_generate : -1;
+	in->capable = bv->has_integrity ? bv->device_is_integrity_capable : -1;
+}
+
+int target_open(struct dix_target *t, const char *path, int write,
+		uint64_t create_size, char *err, size_t errlen)
+{
+	struct blkview bv;
+	struct stat st;
+	int flags = (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+	const char *base;
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	t->fd = -1;
+	strcpy(t->integrity.format, "none");
+	t->integrity.read_verify = t->integrity.write_generate = -1;
+	t->integrity.capable = -1;
+	base = strrchr(path, '/');
+	snprintf(t->name, sizeof(t->name), "%s", base ? base + 1 : path);
+
+	if (stat(path, &st)) {
+		if (errno != ENOENT || !create_size || !write) {
+			int e = errno;
+
+			snprintf(err, errlen, "%s: %s%s", path, strerror(e),
+				 e == ENOENT && write ?
+				 " (give --size to create a file)" : "");
+			return -e;
+		}
+		flags |= O_CREAT;
+	} else if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen,
+			 "%s: not a block device or regular file", path);
+		return -EINVAL;
+	}
+
+	t->fd = open(path, flags, 0644);
+	if (t->fd < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: cannot open with O_DIRECT: %s",
+			 path, strerror(e));
+		return -e;
+	}
+	if (fstat(t->fd, &st)) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		uint64_t sz;
+		int lbs;
+
+		t->is_blk = 1;
+		if (ioctl(t->fd, BLKGETSIZE64, &sz) ||
+		    ioctl(t->fd, BLKSSZGET, &lbs)) {
+			int e = errno;
+
+			snprintf(err, errlen, "%s: cannot read size: %s", path,
+				 strerror(e));
+			return -e;
+		}
+		t->size = sz;
+		t->lbs = lbs;
+		if (!blkview_read_dev("/sys", major(st.st_rdev),
+				      minor(st.st_rdev), &bv)) {
+			integrity_from(&t->integrity, &bv);
+			t->max_sectors_kb = bv.max_sectors_kb;
+			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
+		}
+	} else {
+		/*
+		 * O_DIRECT on a file needs the alignment of the device the
+		 * filesystem lives on: its logical block size, 512 when
+		 * the kernel does not say (tmpfs, overlay).
+		 */
+		t->lbs = 512;
+		if (!blkview_read("/sys", path, &bv)) {
+			if (bv.logical_block_size >= 512 &&
+			    is_pow2(bv.logical_block_size))
+				t->lbs = bv.logical_block_size;
+			t->max_sectors_kb = bv.max_sectors_kb;
+			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
+		}
+		if ((uint64_t)st.st_size < create_size) {
+			if (!write) {
+				snprintf(err, errlen,
+					 "%s: its size is %llu bytes, less than --offset + --size (%llu bytes); a read run never extends a file",
+					 path, (unsigned long long)st.st_size,
+					 (unsigned long long)create_size);
+				return -EINVAL;
+			}
+			if (ftruncate(t->fd, create_size)) {
+				int e = errno;
+
+				snprintf(err, errlen,
+					 "%s: cannot extend it from its size of %llu bytes to --offset + --size (%llu bytes): %s",
+					 path, (unsigned long long)st.st_size,
+					 (unsigned long long)create_size,
+					 strerror(e));
+				return -e;
+			}
+			st.st_size = create_size;
+		}
+		t->size = st.st_size;
+	}
+	return 0;
+}
+
+int target_fit_region(const struct dix_target *t, struct dix_opts *o,
+		      char *err, size_t errlen, char *warn, size_t warnlen)
+{
+	unsigned long long off = o->offset, tsize = t->size;
+	char a[32];
+
+	warn[0] = '\0';
+	if (o->bs % t->lbs) {
+		snprintf(err, errlen,
+			 "--bs %s is not a multiple of %s's logical block size (%u bytes)",
+			 format_size(o->bs, a, sizeof(a)), t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (o->offset % t->lbs) {
+		snprintf(err, errlen,
+			 "--offset %llu is not a multiple of %s's logical block size (%u bytes)",
+			 off, t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (o->offset >= t->size) {
+		snprintf(err, errlen,
+			 "--offset %llu is at or past the end of %s: its size is %llu bytes",
+			 off, t->path, tsize);
+		return -EINVAL;
+	}
+	if (!o->size || o->offset + o->size > t->size) {
+		if (o->size)
+			snprintf(warn, warnlen,
+				 "--size %llu from --offset %llu passes the end of %s (its size is %llu bytes); using the %llu bytes from the offset to the end",
+				 (unsigned long long)o->size, off, t->path,
+				 tsize, tsize - off);
+		o->size = t->size - o->offset;
+	}
+	if (o->size < o->bs * o->jobs) {
+		snprintf(err, errlen,
+			 "the region of %s (%llu bytes from --offset %llu) is smaller than --bs x --jobs (%llu x %llu bytes)",
+			 t->path, (unsigned long long)o->size, off,
+			 (unsigned long long)o->bs,
+			 (unsigned long long)o->jobs);
+		return -EINVAL;
+	}
+	o->size -= o->size % (o->bs * o->jobs);
+	return 0;
+}
+
+void target_close(struct dix_target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+void integrity_print(FILE *f, const struct dix_target *t, int json)
+{
+	const struct dix_integrity *in = &t->integrity;
+
+	if (json) {
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "format", in->format);
+		jw_uint(&w, "protection_interval_bytes", in->interval);
+		jw_uint(&w, "tag_size", in->tag_size);
+		jw_int(&w, "read_verify", in->read_verify);
+		jw_int(&w, "write_generate", in->write_generate);
+		jw_int(&w, "device_is_integrity_capable", in->capable);
+		jw_obj_close(&w);
+		return;
+	}
+	fprintf(f, "integrity: %s format=%s", t->name, in->format);
+	if (in->interval)
+		fprintf(f, " interval=%u", in->interval);
+	if (in->read_verify >= 0)
+		fprintf(f, " tag_size=%u read_verify=%d write_generate=%d",
+			in->tag_size, in->read_verify, in->write_generate);
+	fprintf(f, " lbs=%u size=%llu%s\n", t->lbs,
+		(unsigned long long)t->size, t->is_blk ? "" : " (regular file)");
+}

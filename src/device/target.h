@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * target.h - the device or file under load: how it is opened, how big it
+ * is, its logical block size and the kernel's integrity view of it.
+ */
+#ifndef DIX_TARGET_H
+#define DIX_TARGET_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/**
+ * struct dix_integrity - /sys/block/<dev>/integrity/, as the kernel shows it.
+ * @format: e.g. "T10-DIF-TYPE1-CRC"; "none" for files and plain devices
+ * @interval: protection_interval_bytes (0 when not shown)
+ * @tag_size: tag_size
+ * @read_verify: read_verify (-1 when not shown)
+ * @write_generate: write_generate (-1 when not shown)
+ * @capable: device_is_integrity_capable (-1 when not shown)
+ */
+struct dix_integrity {
+	char format[64];
+	uint32_t interval;
+	uint32_t tag_size;
+	int read_verify;
+	int write_generate;
+	int capable;
+};
+
+/**
+ * struct dix_target - an opened target.
+ * @path: as given
+ * @name: short name used in messages ("sda", or the file's base name)
+ * @fd: O_DIRECT descriptor
+ * @is_blk: block device (else regular file)
+ * @size: usable bytes
+ * @lbs: logical block size: the alignment of buffers, offsets and lengths
+ * @integrity: kernel integrity view
+ * @max_sectors_kb: queue/max_sectors_kb of the device (a file: of the disk
+ *	under it), the largest request the block layer sends unsplit; 0 when
+ *	the kernel does not say
+ * @max_hw_sectors_kb: queue/max_hw_sectors_kb, the largest pass-through
+ *	transfer (0 when not known)
+ */
+struct dix_target {
+	const char *path;
+	char name[64];
+	int fd;
+	int is_blk;
+	uint64_t size;
+	uint32_t lbs;
+	struct dix_integrity integrity;
+	uint32_t max_sectors_kb;
+	uint32_t max_hw_sectors_kb;
+};
+
+/**
+ * target_open() - open @path with O_DIRECT for reading (and writing when
+ * @write), creating a regular file of @create_size bytes when it does not
+ * exist (@create_size 0: a missing file is an error).
+ * @err: reason on failure, naming the path
+ *
+ * Return: 0 or -errno.
+ */
+int target_open(struct dix_target *t, const char *path, int write,
+		uint64_t create_size, char *err, size_t errlen);
+
+struct dix_opts;
+
+/**
+ * target_fit_region() - check --bs and --offset of @o against @t and fit
+ * --size to it: a size of 0 or one passing the end of @t is cut at the end,
+ * then down to a whole number of --bs x --jobs so every job gets an equal
+ * slice of whole I/Os.
+ * @err: the reason on failure; every number in it is named ("its size is
+ *	N bytes"), so an offset is never mistaken for the target's size
+ * @warn: set to a warning when a --size given was cut at the end, else ""
+ *
+ * Return: 0, or -EINVAL with @err set.
+ */
+int target_fit_region(const struct dix_target *t, struct dix_opts *o,
+		      char *err, size_t errlen, char *warn, size_t warnlen);
+
+/** target_close() - close the descriptor. */
+void target_close(struct dix_target *t);
+
+/** integrity_print() - one human line, or a JSON object when @json. */
+void integrity_print(FILE *f, const struct dix_target *t, int json);
+
+#endif

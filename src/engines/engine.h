@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * engine.h - the I/O engine interface (version DIX_ENGINE_VERSION).
+ *
+ * An engine is one file in src/engines/ exporting one designated-initialiser
+ * struct dix_engine named engine_<file name>, and one line in
+ * src/engines/Makemodule.am (DIX_ENGINES += ...); the table in engines.c is
+ * generated from that list.  What it can drive is data in its struct, so
+ * nothing else in dixload names engines.  The job loop calls:
+ *
+ *   init()                      once per worker thread
+ *   queue(io)                   for each I/O; returns DIX_Q_COMPLETED when
+ *                               the I/O is already done (sync engines) with
+ *                               io->res set, DIX_Q_QUEUED when the engine
+ *                               holds it until commit(), or -errno
+ *   commit()                    submit everything queued
+ *   getevents(min)              wait for at least @min completions; returns
+ *                               how many are ready, or -errno
+ *   event(i)                    the i-th ready I/O, with io->res set
+ *   cleanup()                   once at the end
+ *
+ * Synchronous engines set DIX_ENG_SYNC and only implement queue().
+ */
+#ifndef DIX_ENGINE_H
+#define DIX_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pi.h"
+#include "stats.h"
+
+/* Bumped when struct dix_engine or the call contract changes. */
+#define DIX_ENGINE_VERSION	2
+
+enum { DIX_Q_COMPLETED = 0, DIX_Q_QUEUED = 1 };
+
+/**
+ * struct dix_io - one I/O in flight.
+ * @buf: data buffer, aligned to the logical block size (at least 4096)
+ * @offset: byte offset on the target
+ * @len: bytes
+ * @dir: DIX_READ or DIX_WRITE
+ * @res: bytes transferred, or -errno (set by the engine on completion)
+ * @idx: slot index in the worker (0 .. iodepth-1)
+ * @retried: this is the retry of a failed I/O
+ * @start_ns: submission time, for latency
+ * @seq: write sequence number stamped into the block headers
+ * @meta: separate metadata (protection information) for engines that carry
+ *	PI from user space (--pi app): @len / interval tuples, laid out per
+ *	ctx->pif; the engine interleaves it itself where the wire needs that
+ * @meta_len: bytes in @meta
+ * @ref: reference tag of the first interval (the job sets it = LBA in
+ *	intervals for Types 1/2); engines pass it to the device (NVMe cdw14,
+ *	io_uring's seed, SCSI expected initial ref tag for Type 2)
+ * @app: application tag written/expected
+ * @injected: kind of fault deliberately put in this write (DIX_ERR_NR: none)
+ * @errkind: for engines that know which check failed (DIX_ERR_GUARD ...),
+ *	set with a negative @res; DIX_ERR_NR when they do not know
+ * @recovered: the device reported a recovered error on a successful I/O
+ * @detail: what the device said about a failure the engine could decode
+ *	(SCSI sense, NVMe status), without the target, direction or LBA the
+ *	job already names; set by the engine with a negative @res, left empty
+ *	otherwise (the job clears it before each queue()).  The job appends it
+ *	to its error message: engines print nothing themselves.
+ * @status: with @detail, the device's status in short ("ASC 10/01",
+ *	"NVMe status 0x282"), so the job can name the failed check with its
+ *	code ("guard check failed (ASC 10/01)"); empty when not known
+ */
+struct dix_io {
+	void *buf;
+	uint64_t offset;
+	uint32_t len;
+	uint8_t dir;
+	uint8_t retried;
+	uint8_t recovered;
+	uint8_t errkind;
+	int32_t res;
+	unsigned int idx;
+	uint32_t seq;
+	uint64_t start_ns;
+	void *meta;
+	uint32_t meta_len;
+	uint64_t ref;
+	uint16_t app;
+	uint8_t injected;
+	char detail[256];
+	char status[24];
+};
+
+/**
+ * struct dix_eng_ctx - what an engine instance sees of its worker.
+ * @fd: the target, opened with O_DIRECT
+ * @depth: the most I/Os that will be in flight at once
+ * @lbs: logical block size of the target
+ * @priv: the engine's own state, set by init()
+ * @path: the target's path (engines may open their own handle: sg, nvme)
+ * @pi_mode: PI_KERNEL, PI_APP or PI_OFF requested by --pi
+ * @pif: filled by init() of a DIX_ENG_PI engine when @pi_mode is PI_APP:
+ *	the target's protection format as the engine found it on the device
+ * @errmsg: init() failure reason, shown to the user
+ * @max_xfer: the device's transfer limit in bytes (queue/max_hw_sectors_kb;
+ *	0 when unknown), for engines whose wire carries more than the data
+ * @max_io: set by init() when the engine cannot carry I/Os of more data
+ *	bytes than this: metadata interleaved after each block on the wire
+ *	counts against @max_xfer (an NVMe extended-LBA namespace, sg with
+ *	--pi app).  0: only the device's own limits apply
+ */
+struct dix_eng_ctx {
+	int fd;
+	unsigned int depth;
+	uint32_t lbs;
+	void *priv;
+	const char *path;
+	int pi_mode;
+	struct pi_format pif;
+	char errmsg[256];
+	uint64_t max_xfer;
+	uint64_t max_io;
+};
+
+/**
+ * eng_max_io() - the most data bytes of an I/O whose wire transfer, @meta
+ * bytes after each @lbs-byte block, stays within @max_xfer bytes (0 when
+ * @max_xfer is unknown).
+ */
+static inline uint64_t eng_max_io(uint64_t max_xfer, uint32_t lbs,
+				  uint32_t meta)
+{
+	return max_xfer / (lbs + meta) * lbs;
+}
+
+#define DIX_ENG_SYNC	0x1	/* completes every I/O inside queue() */
+
+/* Where an engine's I/O can go (struct dix_engine.targets). */
+#define DIX_TGT_BLOCK	0x1	/* block devices and files, through the block layer */
+#define DIX_TGT_SCSI	0x2	/* SCSI disks only, by pass-through: no block-layer PI */
+#define DIX_TGT_NVME	0x4	/* NVMe namespaces only, by pass-through: no block-layer PI */
+
+/**
+ * enum dix_app_pi - the protection information an engine carries from user
+ * space with --pi app, and so the targets on which --pi app can work.
+ * @DIX_APP_PI_NONE: none; --pi app is refused
+ * @DIX_APP_PI_SCSI: the drive's PI of a SCSI disk (RDPROTECT/WRPROTECT)
+ * @DIX_APP_PI_NVME: the drive's PI of an NVMe namespace (PRINFO); 16- and
+ *	64-bit guards (no 32-bit guard: Linux has none either)
+ * @DIX_APP_PI_KERNEL: the block layer's integrity format, handed over per
+ *	I/O (io_uring read/write PI attributes); needs the running kernel to
+ *	offer them
+ */
+enum dix_app_pi {
+	DIX_APP_PI_NONE,
+	DIX_APP_PI_SCSI,
+	DIX_APP_PI_NVME,
+	DIX_APP_PI_KERNEL,
+};
+
+/**
+ * struct dix_engine - one engine: what it can do (data read by the option
+ * checks, probe, --help and --version) and its operations.
+ * @version: DIX_ENGINE_VERSION the engine was written against
+ * @name: --engine NAME
+ * @help: one paragraph for --help
+ * @flags: DIX_ENG_SYNC
+ * @targets: DIX_TGT_* it can drive
+ * @app_pi: enum dix_app_pi
+ * @needs: what it needs from the kernel beyond the target, for probe and
+ *	errors ("Linux 6.14+ io_uring PI attributes"), or NULL
+ * @init: per-worker set-up (NULL: none); fills ctx->errmsg on failure
+ * @queue: one I/O (see the top of this file)
+ * @commit/@getevents/@event: asynchronous engines only
+ * @cleanup: per-worker tear-down (NULL: none)
+ */
+struct dix_engine {
+	unsigned int version;
+	const char *name;
+	const char *help;
+	unsigned int flags;
+	unsigned int targets;
+	enum dix_app_pi app_pi;
+	const char *needs;
+	int (*init)(struct dix_eng_ctx *ctx);
+	int (*queue)(struct dix_eng_ctx *ctx, struct dix_io *io);
+	int (*commit)(struct dix_eng_ctx *ctx);
+	int (*getevents)(struct dix_eng_ctx *ctx, unsigned int min);
+	struct dix_io *(*event)(struct dix_eng_ctx *ctx, int i);
+	void (*cleanup)(struct dix_eng_ctx *ctx);
+};
+
+/** engine_carries_pi() - @e can take PI generated by dixload (--pi app). */
+static inline int engine_carries_pi(const struct dix_engine *e)
+{
+	return e->app_pi != DIX_APP_PI_NONE;
+}
+
+/**
+ * engine_bypasses_block_layer() - @e talks to the device directly, so with
+ * --pi off nothing adds PI behind its back (the block layer would).
+ */
+static inline int engine_bypasses_block_layer(const struct dix_engine *e)
+{
+	return !(e->targets & DIX_TGT_BLOCK);
+}
+
+/**
+ * engine_names() - the built engines that satisfy @pred (NULL: all), as
+ * "a, b, c" in table order, into @out.  Return: how many.
+ */
+int engine_names(int (*pred)(const struct dix_engine *e), char *out, size_t len);
+
+/** engine_find() - the built-in engine named @name, or NULL. */
+const struct dix_engine *engine_find(const char *name);
+
+/** engine_list() - NULL-terminated table of the built-in engines. */
+const struct dix_engine *const *engine_list(void);
+
+#endif

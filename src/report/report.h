@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.h - everything dixload prints on stdout: start lines, meter lines,
+ * events and the summary, as human text or JSON lines (one complete JSON
+ * object per line, flushed per line so a pipe sees each as it happens).
+ *
+ * Callers hold run->lock around these so lines never interleave.
+ */
+#ifndef DIX_REPORT_H
+#define DIX_REPORT_H
+
+#include "extent.h"
+#include "meter.h"
+#include "run.h"
+
+/**
+ * struct dix_totals - what the summary reports, gathered after the load.
+ * @c: counters summed over workers
+ * @lat: latency per direction, merged over workers
+ * @ext: the bad extents of every worker, merged: by kind, then LBA
+ * @next: entries in @ext
+ * @ext_blocks: blocks in @ext
+ * @ext_dropped: extents the workers could not keep (DIX_EXTENTS_MAX)
+ * @ext_dropped_blocks: their blocks
+ * @unwritten: blocks read without a dixload header
+ * @elapsed: seconds from the start of the load to its end
+ */
+struct dix_totals {
+	struct dix_counters c;
+	struct lat_hist lat[DIX_DIR_NR];
+	struct bad_extent *ext;
+	size_t next;
+	uint64_t ext_blocks;
+	uint64_t ext_dropped, ext_dropped_blocks;
+	uint64_t unwritten;
+	double elapsed;
+};
+
+void report_start(struct dix_run *r);
+void report_interval(struct dix_run *r, const struct meter_sample *s);
+void report_event(struct dix_run *r, const struct dix_event *ev);
+void report_summary(struct dix_run *r, const struct dix_totals *t, int status);
+
+/**
+ * report_precondition_progress() - "precondition: 128/256 MiB, 61 MB/s,
+ * eta 2 s" on stderr, rewritten in place (for a terminal only).
+ * @bytes: written so far
+ * @seconds: since preconditioning started; < 0 clears the line
+ */
+void report_precondition_progress(struct dix_run *r, uint64_t bytes,
+				  double seconds);
+
+/**
+ * report_precondition() - what preconditioning did (@r->pres): one human
+ * line, or a {"type":"precondition",...} JSON object.
+ */
+void report_precondition(struct dix_run *r);
+
+/** exit_status_text() - one-line meaning of an exit status. */
+const char *exit_status_text(int status);
+
+#endif
