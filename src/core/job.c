@@ -582,6 +582,21 @@ static int commit_batch(struct wctx *x)
 	return r;
 }
 
+/*
+ * The largest pass-through transfer @t takes: max_hw_sectors_kb, and no
+ * more pages than max_segments (the pages of a 4 KiB-aligned user buffer
+ * need not be contiguous; one segment each at worst).  0: not known.
+ */
+static uint64_t pass_through_limit(const struct dix_target *t)
+{
+	uint64_t hw = (uint64_t)t->max_hw_sectors_kb * 1024;
+	uint64_t segs = (uint64_t)t->max_segments * 4096;
+
+	if (!hw || (segs && segs < hw))
+		return segs;
+	return hw;
+}
+
 static int worker_setup(struct wctx *x)
 {
 	struct dix_worker *w = x->w;
@@ -604,7 +619,7 @@ static int worker_setup(struct wctx *x)
 	x->ectx.lbs = x->lbs;
 	x->ectx.path = x->r->t->path;
 	x->ectx.pi_mode = o->pi;
-	x->ectx.max_xfer = (uint64_t)x->r->t->max_hw_sectors_kb * 1024;
+	x->ectx.max_xfer = pass_through_limit(x->r->t);
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {

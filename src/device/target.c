@@ -101,6 +101,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 			integrity_from(&t->integrity, &bv);
 			t->max_sectors_kb = bv.max_sectors_kb;
 			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
+			t->max_segments = bv.max_segments;
 		}
 	} else {
 		/*

@@ -41,6 +41,7 @@ struct dix_integrity {
  *	the kernel does not say
  * @max_hw_sectors_kb: queue/max_hw_sectors_kb, the largest pass-through
  *	transfer (0 when not known)
+ * @max_segments: queue/max_segments (0 when not known)
  */
 struct dix_target {
 	const char *path;
@@ -52,6 +53,7 @@ struct dix_target {
 	struct dix_integrity integrity;
 	uint32_t max_sectors_kb;
 	uint32_t max_hw_sectors_kb;
+	uint32_t max_segments;
 };
 
 /**

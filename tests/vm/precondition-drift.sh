@@ -44,9 +44,10 @@ print("before_trend %s, before_unwritten %s, steady %s, significant %s"
 if tr["steady"] or tr["significant"] or tr["change_at"] is not None:
     fail("a drifting before must give no verdict: %s" % tr)
 uw = tr["before_unwritten"]
-# 100 % -> 50 % on a busy host, 61 % -> 6 % on a quiet one (more passes)
-if not uw or uw["from"] - uw["to"] < 0.3:
-    fail("the share of never-written reads should fall by 30 points or more: %s" % uw)
+# measured: 100 -> 50 % on a busy host, 61 -> 6 % and 49 -> 20 % on
+# quieter ones (more passes in the window); the verdict needs 10 points
+if not uw or uw["from"] - uw["to"] < 0.15:
+    fail("the share of never-written reads should fall by 15 points or more: %s" % uw)
 
 # the auto run, human output
 if "precondition: on (auto: reads on a T10-DIF-TYPE1-CRC device)" not in lines:
