@@ -180,6 +180,16 @@ const struct dix_option dix_options[] = {
 		.def = "auto", .allowed = precondition_names, .metavar = "MODE",
 		.help = "write the region once (1 MiB sequential) before the load; auto: when it reads a PI target",
 	},
+	{
+		.name = "rate", .type = OPT_RATE, .off = OFF(rate),
+		.unit = 1e6, .metavar = "MB/s|R,W",
+		.help = "cap throughput per direction (R,W; one number: each), held every interval",
+	},
+	{
+		.name = "rate-iops", .type = OPT_RATE, .off = OFF(rate_iops),
+		.unit = 1, .metavar = "N|R,W",
+		.help = "cap I/Os per second per direction (R,W; one number: each)",
+	},
 	{ NULL },
 };
 
@@ -204,6 +214,45 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * "R,W", "N" (each direction N), ",W" or "R," (the other uncapped): a
+ * non-negative decimal per side, times @unit.  Both empty is an error.
+ */
+static int parse_rate(const char *s, double unit, double *out)
+{
+	const char *comma;
+	char side[2][64];
+	double v[2];
+	int d;
+
+	if (!s || !*s)
+		return -EINVAL;
+	comma = strchr(s, ',');
+	if (!comma) {
+		snprintf(side[0], sizeof(side[0]), "%s", s);
+		snprintf(side[1], sizeof(side[1]), "%s", s);
+	} else {
+		snprintf(side[0], sizeof(side[0]), "%.*s", (int)(comma - s), s);
+		snprintf(side[1], sizeof(side[1]), "%s", comma + 1);
+		if (!side[0][0] && !side[1][0])
+			return -EINVAL;
+	}
+	/* both sides parsed before either is stored: a bad value changes nothing */
+	for (d = 0; d < 2; d++) {
+		char *end;
+
+		v[d] = 0;
+		if (!side[d][0])
+			continue;
+		v[d] = strtod(side[d], &end);
+		if (*end || end == side[d] || !(v[d] >= 0) || v[d] > 1e15)
+			return -EINVAL;
+	}
+	out[0] = v[0] * unit;
+	out[1] = v[1] * unit;
+	return 0;
 }
 
 static void allowed_list(const struct dix_option *d, char *buf, size_t len)
@@ -309,6 +358,14 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
 		set_err(err, errlen, "--%s: '%s' is not allowed (allowed: %s)",
 			name, value ? value : "", buf);
 		return -EINVAL;
+	case OPT_RATE:
+		if (parse_rate(value, d->unit, (double *)field)) {
+			set_err(err, errlen,
+				"--%s: '%s' is not a cap per direction (e.g. 50, 50,20, ,20 or 20,)",
+				name, value ? value : "");
+			return -EINVAL;
+		}
+		return 0;
 	case OPT_FLAG:
 		if (!value || !strcmp(value, "1") || !strcmp(value, "yes") ||
 		    !strcmp(value, "on") || !strcmp(value, "true")) {
@@ -406,6 +463,22 @@ static const char *opt_value(const struct dix_opts *o,
 		return *(const int *)field ? "1" : "0";
 	case OPT_LIST:
 		return NULL;
+	case OPT_RATE: {
+		const double *v = field;
+
+		if (!v[0] && !v[1])
+			return NULL;
+		if (v[0] == v[1])
+			snprintf(buf, len, "%g", v[0] / d->unit);
+		else if (!v[0])
+			snprintf(buf, len, ",%g", v[1] / d->unit);
+		else if (!v[1])
+			snprintf(buf, len, "%g,", v[0] / d->unit);
+		else
+			snprintf(buf, len, "%g,%g", v[0] / d->unit,
+				 v[1] / d->unit);
+		return buf;
+	}
 	}
 	return NULL;
 }
@@ -444,6 +517,13 @@ void opts_json(struct jw *w, const char *key, const struct dix_opts *o)
 			break;
 		case OPT_FLAG:
 			jw_int(w, d->name, *(const int *)field);
+			break;
+		case OPT_RATE:
+			/* [read, write] in the stored unit; 0: uncapped */
+			jw_arr_open(w, d->name);
+			jw_num(w, NULL, ((const double *)field)[0], -1);
+			jw_num(w, NULL, ((const double *)field)[1], -1);
+			jw_arr_close(w);
 			break;
 		default:
 			jw_str(w, d->name, v);

@@ -62,6 +62,8 @@ struct str_list {
  * @log: CSV file of per-interval samples and events
  * @precondition: write the whole region once before the load (auto, on,
  *	off; see precond.h)
+ * @rate: cap in bytes per second per direction (0: none; --rate is in MB/s)
+ * @rate_iops: cap in I/Os per second per direction (0: none)
  */
 struct dix_opts {
 	char *dev;
@@ -96,6 +98,8 @@ struct dix_opts {
 	char *plot;
 	char *log;
 	int precondition;
+	double rate[2];
+	double rate_iops[2];
 };
 
 enum opt_type {
@@ -106,6 +110,7 @@ enum opt_type {
 	OPT_ENUM,	/* int index into ->allowed */
 	OPT_FLAG,	/* int, no value on the command line; profiles: 0/1 */
 	OPT_LIST,	/* struct str_list, repeatable */
+	OPT_RATE,	/* double[2]: "R,W", "N" (both), ",W", "R," */
 };
 
 /* Where an option may appear. */
@@ -133,6 +138,8 @@ enum opt_type {
  * @min: smallest accepted number (OPT_UINT/OPT_SIZE)
  * @max: largest accepted number (0 = no limit)
  * @flags: OPT_CLI_ONLY, OPT_ACTION
+ * @unit: for OPT_RATE, what one unit of the value is in the stored
+ *	field (1e6: --rate is given in MB/s and kept in bytes per second)
  * @metavar: the value's name in --help
  * @help: one line of help
  */
@@ -144,6 +151,7 @@ struct dix_option {
 	const char *const *allowed;
 	uint64_t min, max;
 	unsigned int flags;
+	double unit;
 	const char *metavar;
 	const char *help;
 };
