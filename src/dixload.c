@@ -122,6 +122,24 @@ static void usage(FILE *f)
 "  When several apply: 3 > 2 > 4 > 0.\n");
 }
 
+/*
+ * --dump-options: the option table (opts_dump()) and the options this file
+ * handles itself, for scripts/gen-completion.
+ */
+static void dump_options(void)
+{
+	const struct dix_engine *const *e;
+	char names[512];
+	size_t used = 0;
+
+	names[0] = '\0';
+	for (e = engine_list(); *e && used < sizeof(names); e++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s",
+				 used ? " " : "", (*e)->name);
+	opts_dump(stdout, names);
+	printf("help\tflag\t\nversion\tflag\t\nlist-profiles\tflag\t\n");
+}
+
 /* Split "--name=value" / "--name value"; flags take no value. */
 static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 		     const char **profile, int *list_profiles)
@@ -142,6 +160,11 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 		}
 		if (!strcmp(arg, "--version")) {
 			print_version();
+			exit(0);
+		}
+		/* not in --help: the build's completion generator reads it */
+		if (!strcmp(arg, "--dump-options")) {
+			dump_options();
 			exit(0);
 		}
 		if (!strcmp(arg, "--list-profiles")) {

@@ -28,12 +28,12 @@ const char *const precondition_names[] = { "auto", "on", "off", NULL };
 const struct dix_option dix_options[] = {
 	{
 		.name = "dev", .type = OPT_STR, .off = OFF(dev),
-		.flags = OPT_CLI_ONLY, .metavar = "PATH",
+		.flags = OPT_CLI_ONLY, .complete = CPL_TARGET, .metavar = "PATH",
 		.help = "target: block device or regular file (created with --size)",
 	},
 	{
 		.name = "profile", .type = OPT_STR, .off = OFF(profile),
-		.flags = OPT_CLI_ONLY, .metavar = "NAME|FILE",
+		.flags = OPT_CLI_ONLY, .complete = CPL_PROFILE, .metavar = "NAME|FILE",
 		.help = "load settings from a profile (see --list-profiles)",
 	},
 	{
@@ -83,7 +83,7 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "engine", .type = OPT_STR, .off = OFF(engine),
-		.def = "libaio", .metavar = "NAME",
+		.def = "libaio", .complete = CPL_ENGINE, .metavar = "NAME",
 		.help = "I/O engine (see ENGINES below)",
 	},
 	{
@@ -127,7 +127,7 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "error-log", .type = OPT_STR, .off = OFF(error_log),
-		.flags = OPT_CLI_ONLY, .metavar = "FILE",
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE",
 		.help = "write every bad block to FILE as a JSON line, as found",
 	},
 	{
@@ -147,17 +147,17 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "hotload", .type = OPT_LIST, .off = OFF(hotload),
-		.flags = OPT_ACTION, .metavar = "MODULE@SEC",
+		.flags = OPT_ACTION, .complete = CPL_MODULE, .metavar = "MODULE@SEC",
 		.help = "load a kernel module at second SEC of the run (repeatable)",
 	},
 	{
 		.name = "unload", .type = OPT_LIST, .off = OFF(unload),
-		.flags = OPT_ACTION, .metavar = "MODULE@SEC",
+		.flags = OPT_ACTION, .complete = CPL_MODULE, .metavar = "MODULE@SEC",
 		.help = "unload a kernel module at second SEC (repeatable)",
 	},
 	{
 		.name = "sysfs", .type = OPT_LIST, .off = OFF(sysfs),
-		.flags = OPT_ACTION, .metavar = "PATH=VAL@SEC",
+		.flags = OPT_ACTION, .complete = CPL_SYSFS, .metavar = "PATH=VAL@SEC",
 		.help = "write VAL to a sysfs file at second SEC (repeatable)",
 	},
 	{
@@ -167,12 +167,12 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "plot", .type = OPT_STR, .off = OFF(plot),
-		.flags = OPT_CLI_ONLY, .metavar = "FILE.svg",
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE.svg",
 		.help = "write an SVG plot of throughput with event markers",
 	},
 	{
 		.name = "log", .type = OPT_STR, .off = OFF(log),
-		.flags = OPT_CLI_ONLY, .metavar = "FILE.csv",
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE.csv",
 		.help = "write per-interval samples and events as CSV",
 	},
 	{
@@ -415,6 +415,34 @@ void opts_free(struct dix_opts *o)
 		}
 	}
 	memset(o, 0, sizeof(*o));
+}
+
+void opts_dump(FILE *f, const char *engines)
+{
+	static const char *const kind[] = {
+		[CPL_NONE] = "value", [CPL_FILE] = "file",
+		[CPL_TARGET] = "target", [CPL_PROFILE] = "profile",
+		[CPL_ENGINE] = "enum", [CPL_MODULE] = "module",
+		[CPL_SYSFS] = "sysfs",
+	};
+	const struct dix_option *d;
+	int i;
+
+	for (d = dix_options; d->name; d++) {
+		if (d->type == OPT_FLAG) {
+			fprintf(f, "%s\tflag\t\n", d->name);
+			continue;
+		}
+		if (d->type == OPT_ENUM) {
+			fprintf(f, "%s\tenum\t", d->name);
+			for (i = 0; d->allowed[i]; i++)
+				fprintf(f, "%s%s", i ? " " : "", d->allowed[i]);
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "%s\t%s\t%s\n", d->name, kind[d->complete],
+			d->complete == CPL_ENGINE ? engines : "");
+	}
 }
 
 void opts_print_help(FILE *f)
