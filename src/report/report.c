@@ -17,6 +17,9 @@
 
 #define MB 1e6
 
+/* The JSON records' layout, as documented in doc/json.md. */
+#define DIX_JSON_SCHEMA_VERSION 1
+
 const char *exit_status_text(int status)
 {
 	switch (status) {
@@ -98,6 +101,8 @@ void report_start(struct dix_run *r)
 		jw_init(&w, f);
 		jw_obj_open(&w, NULL);
 		jw_str(&w, "type", "start");
+		/* doc/json.md: bumped when a key changes meaning or goes away */
+		jw_int(&w, "schema_version", DIX_JSON_SCHEMA_VERSION);
 		jw_str(&w, "version", PACKAGE_VERSION);
 		jw_str(&w, "dev", r->t->path);
 		jw_uint(&w, "size", r->t->size);
