@@ -130,6 +130,26 @@ static void names_text(FILE *f, char *const *v, int n)
 }
 
 /*
+ * Event members: @key with string @val, then @rest (members composed by
+ * kwatch, each with its leading comma).  Return: malloc'ed, or NULL.
+ */
+static char *members_with(const char *key, const char *val, const char *rest)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
+
+	if (!f)
+		return NULL;
+	jw_init_members(&w, f);
+	jw_str(&w, key, val);
+	fputs(rest ? rest : "", f);
+	fclose(f);
+	return buf;
+}
+
+/*
  * Report what changed since the last snapshot: module loads nobody asked
  * dixload for (@modules set), then every transform or driver selection
  * change, each an event of its own.
@@ -158,8 +178,7 @@ static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 		}
 		json = kw_diff_json(d);
 		detail = kw_registered_text(d);
-		if (asprintf(&json2, ",\"change\":\"modules\"%s", json) < 0)
-			json2 = NULL;
+		json2 = members_with("change", "modules", json);
 		event(c, EV_CHANGE, t, what ? what : "modules changed", -1, -1,
 		      detail, json2, NULL);
 		free(what);
@@ -203,23 +222,6 @@ static void action_what(const struct action *a, char *buf, size_t len)
 	}
 }
 
-/* The event members of a module action: its name, then the kernel's diff. */
-static char *module_json(const char *name, const char *diff)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct jw w;
-
-	if (!f)
-		return NULL;
-	jw_init_members(&w, f);
-	jw_str(&w, "module", name);
-	fputs(diff, f);
-	fclose(f);
-	return buf;
-}
-
 static void act_module(struct ctl *c, const struct action *a)
 {
 	int unload = a->type == ACT_UNLOAD;
@@ -242,7 +244,7 @@ static void act_module(struct ctl *c, const struct action *a)
 	 * caught by the next watch tick */
 	snapshot_diff(c, &d);
 	dj = kw_diff_json(&d);
-	json = module_json(name, dj);
+	json = members_with("module", name, dj);
 	if (!e) {
 		char *reg = kw_registered_text(&d);
 		char *mods = NULL;
