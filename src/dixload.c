@@ -342,30 +342,32 @@ static int run_main(int argc, char **argv)
 	struct dix_run r;
 	const struct dix_engine *eng;
 	char err[1024];
-	int list_profiles = 0, status, write;
+	int list_profiles = 0, status = DIX_EXIT_USAGE, write;
 
+	/* build_opts() leaves @o initialised (to free) whatever it returns */
 	if (build_opts(argc, argv, &o, &list_profiles))
-		return DIX_EXIT_USAGE;
+		goto out;
 	if (list_profiles) {
 		profile_list(stdout);
-		return 0;
+		status = 0;
+		goto out;
 	}
 	if (!o.dev) {
 		dix_err("--dev PATH is required (a block device or a file; see --help)");
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	eng = engine_find(o.engine);
 	if (!eng) {
 		engine_names(NULL, err, sizeof(err));
 		dix_err("--engine: '%s' is not available (allowed: %s)",
 			o.engine, err);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (check_pi_mode(&o, eng))
-		return DIX_EXIT_USAGE;
+		goto out;
 	if (actions_check(&o, err, sizeof(err))) {
 		dix_err("%s", err);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (!o.seed_set) {
 		if (getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
@@ -374,20 +376,20 @@ static int run_main(int argc, char **argv)
 	}
 
 	if (check_output_files(&o))
-		return DIX_EXIT_USAGE;
+		goto out;
 	write = rw_writes(o.rw);
 	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
 		dix_err("refusing to write: %s", err);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (target_open(&t, o.dev, write, o.size + o.offset, err,
 			sizeof(err))) {
 		dix_err("%s", err);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (check_geometry(&o, &t) || check_pi_format(&o, eng, &t)) {
 		target_close(&t);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 
 	memset(&r, 0, sizeof(r));
@@ -396,7 +398,9 @@ static int run_main(int argc, char **argv)
 	r.eng = eng;
 	r.wake_fd = -1;
 	status = run_load(&r);
+	run_free(&r);
 	target_close(&t);
+out:
 	opts_free(&o);
 	return status;
 }

@@ -310,3 +310,26 @@ int run_load(struct dix_run *r)
 	r->wake_fd = -1;
 	return status;
 }
+
+void run_free(struct dix_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nevents; i++) {
+		free(r->events[i].what);
+		free(r->events[i].detail);
+		free(r->events[i].json);
+		free(r->events[i].label);
+	}
+	free(r->events);
+	r->events = NULL;
+	r->nevents = 0;
+	free(r->transitions);
+	r->transitions = NULL;
+	r->ntransitions = 0;
+	sample_log_free(&r->samples);
+	free(r->workers);
+	r->workers = NULL;
+	r->nworkers = 0;
+	pthread_mutex_destroy(&r->lock);
+}

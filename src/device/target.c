@@ -77,6 +77,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 		int e = errno;
 
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		target_close(t);
 		return -e;
 	}
 	if (S_ISBLK(st.st_mode)) {
@@ -90,6 +91,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 
 			snprintf(err, errlen, "%s: cannot read size: %s", path,
 				 strerror(e));
+			target_close(t);
 			return -e;
 		}
 		t->size = sz;
@@ -115,6 +117,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 				snprintf(err, errlen,
 					 "%s: file is %llu bytes, smaller than --size",
 					 path, (unsigned long long)st.st_size);
+				target_close(t);
 				return -e;
 			}
 			st.st_size = create_size;
