@@ -82,7 +82,7 @@ const struct dix_option dix_options[] = {
 	  "write an SVG plot of throughput with event markers" },
 	{ "log", OPT_STR, OFF(log), NULL, NULL, 0, 0, 0, "FILE.csv",
 	  "write per-interval samples and events as CSV" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 const struct dix_option *opt_find(const char *name)

@@ -22,8 +22,9 @@
 int parse_size(const char *s, uint64_t *out);
 
 /**
- * parse_u64() - parse a decimal (or 0x-prefixed hex) unsigned integer with
- * no trailing garbage.  Return: 0, -EINVAL or -ERANGE.
+ * parse_u64() - parse a decimal (or 0x-prefixed hex) unsigned integer: digits
+ * only, no sign, blanks or trailing garbage; a leading zero is still
+ * decimal ("010" is ten).  Return: 0, -EINVAL or -ERANGE.
  */
 int parse_u64(const char *s, uint64_t *out);
 

@@ -118,19 +118,12 @@ static char *trim(char *s)
 	return s;
 }
 
-int profile_load(const char *file, struct dix_opts *o, char *err,
+int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 		 size_t errlen)
 {
-	FILE *f = fopen(file, "r");
 	char line[4096], why[512];
 	int lineno = 0, ret = 0;
 
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: cannot read profile: %s", file,
-			 strerror(errno));
-		return ret;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		char *raw, *s, *eq, *key, *val;
 		const struct dix_option *d;
@@ -176,6 +169,22 @@ int profile_load(const char *file, struct dix_opts *o, char *err,
 			break;
 		}
 	}
+	return ret;
+}
+
+int profile_load(const char *file, struct dix_opts *o, char *err,
+		 size_t errlen)
+{
+	FILE *f = fopen(file, "r");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot read profile: %s", file,
+			 strerror(errno));
+		return ret;
+	}
+	ret = profile_read(f, file, o, err, errlen);
 	fclose(f);
 	return ret;
 }

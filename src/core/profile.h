@@ -50,6 +50,20 @@ int profile_foreach_dir(int (*fn)(const char *dir, void *arg), void *arg);
 int profile_load(const char *file, struct dix_opts *o, char *err,
 		 size_t errlen);
 
+/**
+ * profile_read() - apply the settings of a profile already open as @f: what
+ * profile_load() does once the file is open (the fuzz target feeds it text
+ * through fmemopen()).
+ * @f: the profile's text, read to its end or to the first bad line
+ * @file: its name for the messages
+ * @o: options to set
+ * @err: buffer for "FILE:LINE: reason: 'text'" on failure
+ *
+ * Return: 0; -EINVAL as profile_load().
+ */
+int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
+		 size_t errlen);
+
 /** profile_list() - print every profile found with its description. */
 void profile_list(FILE *f);
 

@@ -206,8 +206,18 @@ int kw_parse_modules(const char *text, char ***out, int *n)
 				cap = cap ? 2 * cap : 64;
 				v = xrealloc(v, cap * sizeof(*v));
 			}
+			size_t i;
+
 			v[nv] = xmalloc(w + 1);
-			memcpy(v[nv], p, w);
+			/*
+			 * The kernel lists module names with '_'; kept as
+			 * kw_module_loaded() looks them up ('-' and '_'
+			 * alike), whatever the text holds (found by
+			 * fuzz-proc-modules: "scsi_co-mon" was listed but
+			 * not loaded; tests/data/fuzz/proc-modules/dash).
+			 */
+			for (i = 0; i < w; i++)
+				v[nv][i] = p[i] == '-' ? '_' : p[i];
 			v[nv][w] = '\0';
 			nv++;
 		}

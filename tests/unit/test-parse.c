@@ -56,6 +56,18 @@ int main(void)
 	is_int(parse_u64("-1", &u), -EINVAL, "parse_u64 rejects negative");
 	is_int(parse_u64("12abc", &u), -EINVAL, "parse_u64 rejects garbage");
 	is_int(parse_u64("", &u), -EINVAL, "parse_u64 rejects empty");
+	/* decimal unless "0x": strtoull's base 0 made "050" octal */
+	is_int(parse_u64("050", &u), 0, "parse_u64 050");
+	is_int(u, 50, "parse_u64 050 is decimal");
+	is_int(parse_u64("0X1f", &u), 0, "parse_u64 0X1f");
+	is_int(u, 31, "parse_u64 0X1f value");
+	is_int(parse_u64("0x", &u), -EINVAL, "parse_u64 rejects a bare 0x");
+	is_int(parse_u64("0x-5", &u), -EINVAL, "parse_u64 rejects 0x-5");
+	is_int(parse_u64("0x0x10", &u), -EINVAL, "parse_u64 rejects 0x0x10");
+	is_int(parse_u64("+5", &u), -EINVAL, "parse_u64 rejects a sign");
+	is_int(parse_u64(" 5", &u), -EINVAL, "parse_u64 rejects a blank");
+	is_int(parse_u64("18446744073709551616", &u), -ERANGE,
+	       "parse_u64 2^64: -ERANGE");
 
 	ok(!parse_seconds("2.5", &d) && d == 2.5, "seconds 2.5");
 	ok(!parse_seconds("90s", &d) && d == 90, "seconds 90s");
