@@ -112,9 +112,15 @@ int parse_seconds(const char *s, double *out)
 		mul = 3600;
 	else if (*end)
 		return -EINVAL;
+	/*
+	 * Checked after the unit: "1e308m" is a finite number of minutes but
+	 * an infinite number of seconds (found by fuzz-options,
+	 * tests/data/fuzz/options/seconds-1e308m).
+	 */
+	v *= mul;
 	if (!isfinite(v) || v < 0)
 		return -EINVAL;
-	*out = v * mul;
+	*out = v;
 	return 0;
 }
 

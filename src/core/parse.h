@@ -30,7 +30,8 @@ int parse_u64(const char *s, uint64_t *out);
 
 /**
  * parse_seconds() - parse a non-negative number of seconds ("10", "2.5",
- * "90s", "2m", "1h").  Return: 0 or -EINVAL.
+ * "90s", "2m", "1h").  Return: 0, or -EINVAL for anything else, including
+ * a number of seconds too large for a double.
  */
 int parse_seconds(const char *s, double *out);
 

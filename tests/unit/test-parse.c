@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "datafile.h"
 #include "parse.h"
 #include "tap.h"
 
@@ -75,6 +77,22 @@ int main(void)
 	ok(parse_seconds("-1", &d) == -EINVAL, "seconds rejects negative");
 	ok(parse_seconds("abc", &d) == -EINVAL, "seconds rejects text");
 	ok(parse_seconds("1x", &d) == -EINVAL, "seconds rejects unit x");
+	/* what fuzz-options found: a unit that overflows to infinity */
+	{
+		char *t = datafile_text("fuzz/options/seconds-1e308m", NULL);
+
+		if (t) {
+			d = 7;
+			is_int(parse_seconds(t, &d), -EINVAL,
+			       "seconds rejects 1e308m (infinite seconds)");
+			ok(d == 7, "and leaves the value alone");
+			free(t);
+		}
+	}
+	ok(!parse_seconds("1e300", &d) && d == 1e300, "seconds 1e300 (finite)");
+	ok(parse_seconds("1e306h", &d) == -EINVAL, "seconds rejects 1e306h");
+	ok(parse_at("m@1e308m", spec, sizeof(spec), &d) == -EINVAL,
+	   "parse_at rejects an infinite time");
 
 	ok(!parse_at("crct10dif_pclmul@10", spec, sizeof(spec), &d) &&
 	   !strcmp(spec, "crct10dif_pclmul") && d == 10, "parse_at module");
