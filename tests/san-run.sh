@@ -1,7 +1,8 @@
 #!/bin/sh
 # san-run.sh - run one test of a sanitized build (configure
 # --enable-sanitizers) and fail it when any process of it left a sanitizer
-# report: the unit test itself, or a dixload the test started.
+# report: the unit test itself, or a dixload the test started (on this
+# machine, or in a scripts/dixvm guest, which hands its reports back).
 #
 # A report must fail the test whatever the test does with dixload's exit
 # status: shell tests capture dixload's stderr into files and some expect a
@@ -22,7 +23,9 @@ trap 'rm -rf "$dir"' EXIT
 ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$dir/report${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$dir/report${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 LSAN_OPTIONS="log_path=$dir/report${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+# scripts/dixvm copies the reports of a sanitized dixload in the guest here
+DIXLOAD_SAN_REPORTS=$dir
+export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS DIXLOAD_SAN_REPORTS
 
 "$@"
 status=$?
