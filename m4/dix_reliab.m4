@@ -8,6 +8,9 @@ dnl   so a report fails the test that triggered it instead of scrolling past
 dnl   in its log; -fno-omit-frame-pointer keeps the reports' stacks whole.
 dnl   float-cast-overflow is named because gcc leaves it out of "undefined"
 dnl   (clang has it there): a double of seconds cast to time_t is one.
+dnl   -ftrivial-auto-var-init=pattern (gcc 12, clang 8), when the compiler
+dnl   has it, makes a read of an uninitialised stack variable fail alike on
+dnl   every run.
 dnl   Sets SAN_CFLAGS and SAN_LDFLAGS, the SANITIZE automake conditional
 dnl   (the tests then run with ASAN_OPTIONS/UBSAN_OPTIONS of their own) and
 dnl   DIX_SANITIZED in config.h (--version says so).
@@ -40,6 +43,15 @@ AC_DEFUN([DIX_SANITIZERS], [
 			[AC_MSG_RESULT([yes])],
 			[AC_MSG_RESULT([no])
 			 AC_MSG_ERROR([--enable-sanitizers: $CC cannot link with $dix_san (gcc needs libasan and libubsan: apt-get install gcc)])])
+		dnl Uninitialised stack variables get a pattern instead of
+		dnl whatever the stack held: a use of one (ASan does not see
+		dnl those) then fails the same way on every run.
+		AC_MSG_CHECKING([whether $CC accepts -ftrivial-auto-var-init=pattern])
+		CFLAGS="$CFLAGS -ftrivial-auto-var-init=pattern -Werror"
+		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([], [])],
+			[AC_MSG_RESULT([yes])
+			 dix_san="$dix_san -ftrivial-auto-var-init=pattern"],
+			[AC_MSG_RESULT([no])])
 		CFLAGS=$dix_save_CFLAGS
 		LDFLAGS=$dix_save_LDFLAGS
 		SAN_CFLAGS=$dix_san

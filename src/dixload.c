@@ -195,13 +195,14 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 	char path[4096], err[1024];
 	int r;
 
+	/* first, so that @o is the caller's to free whatever happens */
+	opts_init(o);
 	opts_init(&scratch);
 	r = parse_cli(argc, argv, &scratch, &profile, list_profiles);
 	opts_free(&scratch);
 	if (r)
 		return r;
 
-	opts_init(o);
 	if (profile) {
 		r = profile_find(profile, path, sizeof(path));
 		if (r) {
@@ -344,7 +345,7 @@ static int run_main(int argc, char **argv)
 	char err[1024];
 	int list_profiles = 0, status = DIX_EXIT_USAGE, write;
 
-	/* build_opts() leaves @o initialised (to free) whatever it returns */
+	/* @o is initialised (to be freed) whatever build_opts() returns */
 	if (build_opts(argc, argv, &o, &list_profiles))
 		goto out;
 	if (list_profiles) {
