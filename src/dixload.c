@@ -220,44 +220,6 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 	return parse_cli(argc, argv, o, &profile, list_profiles);
 }
 
-static int check_geometry(struct dix_opts *o, struct dix_target *t)
-{
-	char a[32];
-
-	if (o->bs % t->lbs) {
-		dix_err("--bs %s is not a multiple of %s's logical block size (%u bytes)",
-			format_size(o->bs, a, sizeof(a)), t->path, t->lbs);
-		return -EINVAL;
-	}
-	if (o->offset % t->lbs) {
-		dix_err("--offset %llu is not a multiple of %s's logical block size (%u bytes)",
-			(unsigned long long)o->offset, t->path, t->lbs);
-		return -EINVAL;
-	}
-	if (o->offset >= t->size) {
-		dix_err("--offset %llu is beyond the end of %s (%llu bytes)",
-			(unsigned long long)o->offset, t->path,
-			(unsigned long long)t->size);
-		return -EINVAL;
-	}
-	if (!o->size || o->offset + o->size > t->size) {
-		if (o->size)
-			dix_warn("--size %llu from offset %llu passes the end of %s; using %llu bytes",
-				 (unsigned long long)o->size,
-				 (unsigned long long)o->offset, t->path,
-				 (unsigned long long)(t->size - o->offset));
-		o->size = t->size - o->offset;
-	}
-	o->size -= o->size % (o->bs * o->jobs);
-	if (!o->size) {
-		dix_err("the region of %s is smaller than --bs x --jobs (%llu x %llu bytes)",
-			t->path, (unsigned long long)o->bs,
-			(unsigned long long)o->jobs);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int check_pi_format(const struct dix_opts *o,
 			   const struct dix_engine *e, const struct dix_target *t)
 {
@@ -342,7 +304,7 @@ static int run_main(int argc, char **argv)
 	struct dix_target t;
 	struct dix_run r;
 	const struct dix_engine *eng;
-	char err[1024];
+	char err[1024], warn[512];
 	int list_profiles = 0, status = DIX_EXIT_USAGE, write;
 
 	/* @o is initialised (to be freed) whatever build_opts() returns */
@@ -388,7 +350,14 @@ static int run_main(int argc, char **argv)
 		dix_err("%s", err);
 		goto out;
 	}
-	if (check_geometry(&o, &t) || check_pi_format(&o, eng, &t)) {
+	if (target_fit_region(&t, &o, err, sizeof(err), warn, sizeof(warn))) {
+		dix_err("%s", err);
+		target_close(&t);
+		goto out;
+	}
+	if (warn[0])
+		dix_warn("%s", warn);
+	if (check_pi_format(&o, eng, &t)) {
 		target_close(&t);
 		goto out;
 	}

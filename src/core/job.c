@@ -9,15 +9,22 @@
  * error is retried once; if the retry succeeds it counts as recovered
  * (Rec), otherwise as an error (Err).  Integrity failures are never
  * retried: they are counted by kind at once.
+ *
+ * Every bad block (or failed I/O) becomes a bad extent (extent.h): it is
+ * counted, written to --error-log at once, and handed to the worker's
+ * tracker, which prints it on stderr when it closes (up to --max-report
+ * extents for the whole run).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "engine.h"
+#include "extent.h"
 #include "inflight.h"
 #include "inject.h"
 #include "job.h"
@@ -25,8 +32,8 @@
 #include "util.h"
 #include "verify.h"
 
-/* Messages printed per error kind before they are only counted. */
-#define ERR_PRINT_LIMIT	20
+/* Retry notes printed per worker before they are only counted. */
+#define NOTE_PRINT_LIMIT	20
 
 /* Offsets: sequential, or a full-period LCG permutation per pass. */
 struct gen {
@@ -107,7 +114,8 @@ struct wctx {
 	struct gen g;
 	uint32_t seq;
 	uint32_t lbs;
-	int printed[DIX_ERR_NR];
+	int notes;		/* retry notes printed */
+	int logged;		/* --error-log lines not yet flushed */
 	int pi_app;		/* --pi app: dixload generates and checks PI */
 	struct pi_format pif;	/* the job's view: separate metadata */
 	size_t nint;		/* protection intervals per I/O */
@@ -121,74 +129,135 @@ static inline void cadd(uint64_t *p, uint64_t v)
 	__atomic_store_n(p, *p + v, __ATOMIC_RELAXED);
 }
 
-/* Print @msg unless the messages of @kind are used up. */
-static void print_limited(struct wctx *x, int kind, const char *msg)
+/* Print a note about a failure that is retried, unless 20 were printed. */
+static void print_note(struct wctx *x, const char *msg)
 {
-	if (x->printed[kind] >= ERR_PRINT_LIMIT)
+	if (x->notes >= NOTE_PRINT_LIMIT)
 		return;
 	pthread_mutex_lock(&x->r->lock);
 	fprintf(stderr, "dixload: %s\n", msg);
-	if (++x->printed[kind] == ERR_PRINT_LIMIT)
+	if (++x->notes == NOTE_PRINT_LIMIT)
 		fprintf(stderr,
-			"dixload: job %d: further %s errors are counted, not printed\n",
-			x->w->id, dix_errkind_name(kind));
+			"dixload: job %d: further retries are not announced\n",
+			x->w->id);
 	pthread_mutex_unlock(&x->r->lock);
 }
 
-static void record_error(struct wctx *x, int kind, uint64_t offset,
-			 const char *msg)
+/*
+ * The tracker closed extent @e: print it while fewer than --max-report
+ * extents have been printed in the whole run, then say once that the rest
+ * are only counted.
+ */
+static void extent_closed(const struct bad_extent *e, void *arg)
+{
+	struct wctx *x = arg;
+	uint64_t max = x->o->max_report;
+	uint64_t n = __atomic_add_fetch(&x->r->extents_closed, 1,
+					__ATOMIC_RELAXED);
+	char line[1024];
+
+	if (n > max + 1)
+		return;
+	pthread_mutex_lock(&x->r->lock);
+	if (n <= max) {
+		extent_describe(e, x->lbs, line, sizeof(line));
+		fprintf(stderr, "dixload: %s\n", line);
+	} else {
+		fprintf(stderr,
+			"dixload: further bad extents are counted, not printed (--max-report %llu)\n",
+			(unsigned long long)max);
+	}
+	pthread_mutex_unlock(&x->r->lock);
+}
+
+/* One --error-log line; flushed when the I/O is released. */
+static void log_bad(struct wctx *x, const struct bad_extent *b)
+{
+	struct jw w;
+
+	pthread_mutex_lock(&x->r->errlog_lock);
+	jw_init(&w, x->r->errlog);
+	jw_obj_open(&w, NULL);
+	jw_num(&w, "t", run_elapsed(x->r), 3);
+	jw_int(&w, "job", x->w->id);
+	jw_uint(&w, "offset", b->lba * x->lbs);
+	extent_json(&w, b, x->lbs);
+	jw_obj_close(&w);
+	fputc('\n', x->r->errlog);
+	pthread_mutex_unlock(&x->r->errlog_lock);
+	x->logged++;
+}
+
+/* Count, log and track the bad extent @b (its detail is taken over). */
+static void record_bad(struct wctx *x, struct bad_extent *b)
 {
 	struct dix_worker *w = x->w;
 
-	cadd(&w->c.errors[kind], 1);
-	if (w->nfirst[kind] < DIX_FIRST_LBAS)
-		w->first_lba[kind][w->nfirst[kind]++] = offset / x->lbs;
-	print_limited(x, kind, msg);
+	cadd(&w->c.errors[b->kind], 1);
+	if (x->r->errlog)
+		log_bad(x, b);
+	tracker_add(&w->ext, b, dix_now());
 	if (x->o->max_errors && counters_errors(&w->c) >= x->o->max_errors)
 		run_request_stop(x->r);
 }
 
-/* " (<what the device said>)" after @msg, when the engine decoded it. */
-static void append_detail(char *msg, size_t len, const struct dix_io *io)
+/* A bad extent of kind @kind over @count LBAs from byte @offset. */
+static void bad_init(const struct wctx *x, struct bad_extent *b, int kind,
+		     uint64_t offset, uint64_t count, const char *cause)
 {
-	size_t n = strlen(msg);
+	memset(b, 0, sizeof(*b));
+	b->kind = kind;
+	b->lba = offset / x->lbs;
+	b->count = count;
+	b->byte = -1;
+	b->cause = cause_intern(cause);
+}
 
-	if (io->detail[0] && n + 1 < len)
-		snprintf(msg + n, len - n, " (%.*s)", (int)sizeof(io->detail),
-			 io->detail);
+/* The blocks of @io were checked: open extents next to them may close. */
+static void checked(struct wctx *x, const struct dix_io *io)
+{
+	tracker_checked(&x->w->ext, io->offset / x->lbs, io->len / x->lbs,
+			dix_now());
 }
 
 /*
- * "sda: read error at offset 8192 (LBA 16), 4096 bytes: Input/output
- * error (SCSI status ...)", or the short transfer, for a failed @io.
+ * The failed @io as a bad extent over its blocks.  The cause names the
+ * failed check in words with the device's code ("read failed: guard check
+ * failed (ASC 10/01)"), or the errno in words, EILSEQ as "integrity check
+ * failed (EILSEQ)"; what the device said goes in the detail.
  */
-static void describe_failure(const struct wctx *x, const struct dix_io *io,
-			     int kind, char *msg, size_t len)
+static void failure_extent(const struct wctx *x, const struct dix_io *io,
+			   int kind, struct bad_extent *b)
 {
+	const char *dir = io->dir == DIX_READ ? "read" : "write";
+	const char *check = dix_errkind_check(kind);
+	char cause[160];
+
+	if (io->res >= 0)
+		snprintf(cause, sizeof(cause), "short %s", dir);
+	else if (check && io->status[0])
+		snprintf(cause, sizeof(cause), "%s failed: %s (%s)", dir, check,
+			 io->status);
+	else
+		snprintf(cause, sizeof(cause), "%s failed: %s", dir,
+			 dix_io_strerror(-io->res));
+	bad_init(x, b, kind, io->offset, io->len / x->lbs, cause);
 	if (io->res >= 0) {
-		snprintf(msg, len,
-			 "%s: short %s at offset %llu (LBA %llu): %d of %u bytes",
-			 x->r->t->name, io->dir == DIX_READ ? "read" : "write",
-			 (unsigned long long)io->offset,
-			 (unsigned long long)(io->offset / x->lbs), io->res,
-			 io->len);
-		return;
+		if (asprintf(&b->detail, "%d of %u bytes", io->res,
+			     io->len) < 0)
+			b->detail = NULL;
+	} else if (io->detail[0]) {
+		b->detail = strndup(io->detail, sizeof(io->detail));
+	} else if (kind == DIX_ERR_UNKNOWN) {
+		b->detail = strdup("the block layer does not say which tag");
 	}
-	snprintf(msg, len, "%s: %s error at offset %llu (LBA %llu), %u bytes: %s%s",
-		 x->r->t->name, io->dir == DIX_READ ? "read" : "write",
-		 (unsigned long long)io->offset,
-		 (unsigned long long)(io->offset / x->lbs), io->len,
-		 strerror(-io->res),
-		 kind == DIX_ERR_UNKNOWN ?
-		 " (integrity check failed; the tag is not reported by this engine)" : "");
-	append_detail(msg, len, io);
 }
 
 static void verify_read(struct wctx *x, struct dix_io *io)
 {
 	const unsigned char *b = io->buf;
 	struct verify_fail f;
-	char msg[512];
+	struct bad_extent bad;
 	uint32_t i;
 
 	for (i = 0; i < io->len; i += x->lbs) {
@@ -202,8 +271,8 @@ static void verify_read(struct wctx *x, struct dix_io *io)
 			if (x->o->verify != VERIFY_STRICT)
 				continue;
 		}
-		verify_describe(&f, x->r->t->name, x->lbs, msg, sizeof(msg));
-		record_error(x, DIX_ERR_VERIFY, io->offset + i, msg);
+		verify_extent(&f, x->lbs, &bad);
+		record_bad(x, &bad);
 	}
 }
 
@@ -215,19 +284,62 @@ static uint64_t pi_offset(const struct wctx *x, const struct dix_io *io,
 }
 
 /*
+ * Every failing interval of @io but @skip, each a bad extent: the
+ * whole-buffer check names only the first, so on failure each interval is
+ * checked again on its own (the slow path runs only when something failed).
+ * Return: the kind found at interval @skip (the one an --inject rule
+ * broke), or DIX_ERR_NR when it passed.
+ */
+static int pi_report_all(struct wctx *x, struct dix_io *io,
+			 const struct pi_io *pio, size_t skip)
+{
+	unsigned char *data = io->buf, *meta = io->meta;
+	char cause[96], values[80];
+	struct bad_extent bad;
+	struct pi_fail fail;
+	struct pi_io one;
+	int at_skip = DIX_ERR_NR;
+	size_t i;
+
+	for (i = 0; i < x->nint; i++) {
+		one = *pio;
+		one.lba = pio->lba + i;
+		one.ref = pi_ref_expected(&x->pif, pio, i);
+		if (pi_verify(&x->pif, data + i * x->pif.interval,
+			      meta + i * x->pif.ms, 1, &one, &fail) <= 0)
+			continue;
+		if (i == skip) {
+			at_skip = fail.kind;
+			continue;
+		}
+		snprintf(cause, sizeof(cause), "%s (checked by dixload)",
+			 dix_errkind_check(fail.kind));
+		bad_init(x, &bad, fail.kind, pi_offset(x, io, i),
+			 x->pif.interval / x->lbs, cause);
+		pi_fail_values(&fail, values, sizeof(values));
+		bad.detail = strdup(values);
+		record_bad(x, &bad);
+	}
+	return at_skip;
+}
+
+/*
  * --pi app reads: check the tuples dixload got back.  Every Nth read of an
  * --inject rule first breaks one tuple in the buffer: the check must catch
- * exactly that (caught), or it is an integrity failure.
+ * that one (caught), or it is an integrity failure; any other interval
+ * that fails is an integrity failure of its own.
  */
 static void pi_check_read(struct wctx *x, struct dix_io *io)
 {
 	struct dix_worker *w = x->w;
 	struct pi_io pio;
 	struct pi_fail fail, what;
+	struct bad_extent bad;
 	int inj = inject_next(&x->inj, 0);
 	size_t idx = 0;
-	char msg[512];
-	long bad;
+	char cause[96];
+	long nbad;
+	int caught;
 
 	pi_io_init(&pio, &x->pif, io->offset / x->pif.interval);
 	pio.ref = io->ref;
@@ -240,24 +352,26 @@ static void pi_check_read(struct wctx *x, struct dix_io *io)
 		else
 			cadd(&w->c.injected[inj], 1);
 	}
-	bad = pi_verify(&x->pif, io->buf, io->meta, x->nint, &pio, &fail);
-	if (inj != DIX_ERR_NR) {
-		if (bad == 1 && fail.index == idx) {
-			cadd(&w->c.caught[fail.kind], 1);
-			return;
-		}
-		snprintf(msg, sizeof(msg),
-			 "%s: injected %s fault at LBA %llu was not caught by the read check",
-			 x->r->t->name, dix_errkind_name(inj),
-			 (unsigned long long)(pi_offset(x, io, idx) / x->lbs));
-		record_error(x, inj, pi_offset(x, io, idx), msg);
-		if (bad <= 0)
-			return;
+	nbad = pi_verify(&x->pif, io->buf, io->meta, x->nint, &pio, &fail);
+	if (inj != DIX_ERR_NR && nbad == 1 && fail.index == idx) {
+		cadd(&w->c.caught[fail.kind], 1);	/* the common case */
+		return;
 	}
-	if (bad > 0) {
-		pi_fail_format(&fail, x->r->t->name, msg, sizeof(msg));
-		record_error(x, fail.kind, pi_offset(x, io, fail.index), msg);
+	caught = nbad > 0 ? pi_report_all(x, io, &pio,
+					  inj != DIX_ERR_NR ? idx : SIZE_MAX) :
+			    DIX_ERR_NR;
+	if (inj == DIX_ERR_NR)
+		return;
+	if (caught != DIX_ERR_NR) {
+		cadd(&w->c.caught[caught], 1);
+		return;
 	}
+	snprintf(cause, sizeof(cause),
+		 "injected %s fault not caught by the read check",
+		 dix_errkind_name(inj));
+	bad_init(x, &bad, inj, pi_offset(x, io, idx), x->pif.interval / x->lbs,
+		 cause);
+	record_bad(x, &bad);
 }
 
 /*
@@ -267,16 +381,17 @@ static void pi_check_read(struct wctx *x, struct dix_io *io)
 static void injected_write_done(struct wctx *x, struct dix_io *io)
 {
 	struct dix_worker *w = x->w;
-	char msg[512];
+	struct bad_extent bad;
+	char cause[160];
 	int kind;
 
 	if (io->res == (int32_t)io->len) {
-		snprintf(msg, sizeof(msg),
-			 "%s: injected %s fault in the write at offset %llu (LBA %llu) was not caught: the write succeeded",
-			 x->r->t->name, dix_errkind_name(io->injected),
-			 (unsigned long long)io->offset,
-			 (unsigned long long)(io->offset / x->lbs));
-		record_error(x, io->injected, io->offset, msg);
+		snprintf(cause, sizeof(cause),
+			 "injected %s fault not caught: the write succeeded",
+			 dix_errkind_name(io->injected));
+		bad_init(x, &bad, io->injected, io->offset, io->len / x->lbs,
+			 cause);
+		record_bad(x, &bad);
 		return;
 	}
 	if (io->res < 0 && io->errkind < DIX_ERR_NR) {
@@ -284,14 +399,15 @@ static void injected_write_done(struct wctx *x, struct dix_io *io)
 	} else if (io->res == -EILSEQ) {
 		kind = DIX_ERR_UNKNOWN;
 	} else {
-		snprintf(msg, sizeof(msg),
-			 "%s: write with an injected %s fault at offset %llu (LBA %llu) failed with a non-PI error: %s",
-			 x->r->t->name, dix_errkind_name(io->injected),
-			 (unsigned long long)io->offset,
-			 (unsigned long long)(io->offset / x->lbs),
-			 io->res < 0 ? strerror(-io->res) : "short write");
-		append_detail(msg, sizeof(msg), io);
-		record_error(x, DIX_ERR_IO, io->offset, msg);
+		snprintf(cause, sizeof(cause),
+			 "write with an injected %s fault failed, but not with a PI error: %s",
+			 dix_errkind_name(io->injected),
+			 io->res < 0 ? dix_io_strerror(-io->res) : "short write");
+		bad_init(x, &bad, DIX_ERR_IO, io->offset, io->len / x->lbs,
+			 cause);
+		if (io->detail[0])
+			bad.detail = strndup(io->detail, sizeof(io->detail));
+		record_bad(x, &bad);
 		return;
 	}
 	cadd(&w->c.caught[kind], 1);
@@ -314,7 +430,8 @@ static void account_done(struct wctx *x, const struct dix_io *io)
  */
 static int complete(struct wctx *x, struct dix_io *io)
 {
-	char msg[512];
+	struct bad_extent bad;
+	char msg[1100];
 	int kind;
 
 	if (io->injected != DIX_ERR_NR) {
@@ -331,6 +448,9 @@ static int complete(struct wctx *x, struct dix_io *io)
 			pi_check_read(x, io);
 		if (io->dir == DIX_READ && x->o->verify != VERIFY_OFF)
 			verify_read(x, io);
+		if (io->dir == DIX_READ &&
+		    (x->pi_app || x->o->verify != VERIFY_OFF))
+			checked(x, io);
 		return 0;
 	}
 	/* EILSEQ is how the block layer reports a failed integrity check */
@@ -340,7 +460,7 @@ static int complete(struct wctx *x, struct dix_io *io)
 		kind = DIX_ERR_UNKNOWN;
 	else
 		kind = DIX_ERR_IO;
-	describe_failure(x, io, kind, msg, sizeof(msg));
+	failure_extent(x, io, kind, &bad);
 	/*
 	 * One retry for I/O errors (a success then counts as recovered);
 	 * integrity failures are what the run is looking for, never retried.
@@ -351,13 +471,16 @@ static int complete(struct wctx *x, struct dix_io *io)
 	if (kind == DIX_ERR_IO && !io->retried &&
 	    !__atomic_load_n(&x->r->stop, __ATOMIC_RELAXED)) {
 		if (io->detail[0]) {
-			strncat(msg, "; retrying", sizeof(msg) - strlen(msg) - 1);
-			print_limited(x, kind, msg);
+			extent_describe(&bad, x->lbs, msg, sizeof(msg) - 12);
+			strcat(msg, "; retrying");
+			print_note(x, msg);
 		}
+		extent_free(&bad);
 		io->retried = 1;
 		return 1;
 	}
-	record_error(x, kind, io->offset, msg);
+	record_bad(x, &bad);
+	checked(x, io);
 	return 0;
 }
 
@@ -367,6 +490,13 @@ static void release(struct wctx *x, struct dix_io *io)
 		inflight_del(&x->fl, io->idx);
 	x->free[x->nfree++] = io;
 	x->inflight_n--;
+	/* the --error-log lines of this I/O reach the file now */
+	if (x->logged) {
+		pthread_mutex_lock(&x->r->errlog_lock);
+		fflush(x->r->errlog);
+		pthread_mutex_unlock(&x->r->errlog_lock);
+		x->logged = 0;
+	}
 }
 
 /*
@@ -383,6 +513,7 @@ static void submit(struct wctx *x, struct dix_io *io, int *queued)
 		io->errkind = DIX_ERR_NR;
 		io->recovered = 0;
 		io->detail[0] = '\0';
+		io->status[0] = '\0';
 		r = x->eng->queue(&x->ectx, io);
 		if (r == DIX_Q_QUEUED) {
 			(*queued)++;
@@ -432,7 +563,8 @@ static int commit_batch(struct wctx *x)
 	if (r >= 0)
 		return 0;
 	snprintf(x->w->errmsg, sizeof(x->w->errmsg),
-		 "engine %s: submit failed: %s", x->eng->name, strerror(-r));
+		 "engine %s: submit failed: %s", x->eng->name,
+		 dix_io_strerror(-r));
 	x->w->err = r;
 	run_request_stop(x->r);
 	return r;
@@ -447,6 +579,8 @@ static int worker_setup(struct wctx *x)
 	int r;
 
 	x->lbs = x->r->t->lbs;
+	tracker_init(&w->ext, w->start / x->lbs, w->end / x->lbs,
+		     DIX_EXTENTS_MAX, extent_closed, x);
 	depth = (x->eng->flags & DIX_ENG_SYNC) ? 1 : o->iodepth;
 	x->batch = o->iodepth_batch < depth ? o->iodepth_batch : depth;
 	x->ectx.fd = x->r->t->fd;
@@ -526,6 +660,9 @@ static int worker_setup(struct wctx *x)
 static void worker_teardown(struct wctx *x)
 {
 	unsigned int i;
+
+	/* what is still open is complete now: print it, keep it for the end */
+	tracker_close_all(&x->w->ext);
 
 	if (x->eng->cleanup && x->ectx.priv)
 		x->eng->cleanup(&x->ectx);
@@ -636,7 +773,7 @@ void *worker_main(void *arg)
 		if (n < 0) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "engine %s: reaping completions failed: %s",
-				 x.eng->name, strerror(-n));
+				 x.eng->name, dix_io_strerror(-n));
 			w->err = n;
 			run_request_stop(x.r);
 			break;

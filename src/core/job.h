@@ -9,7 +9,15 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "extent.h"
 #include "stats.h"
+
+/*
+ * Bad extents a worker keeps for the summary: 2^20 of 48 bytes.  Beyond
+ * that they are counted (and still in --error-log), so a disk that is bad
+ * everywhere cannot exhaust memory.
+ */
+#define DIX_EXTENTS_MAX	(1u << 20)
 
 struct dix_run;
 
@@ -21,8 +29,8 @@ struct dix_run;
  * @end: end of its slice (exclusive)
  * @c: counters (written by the worker only; read by the meter)
  * @lat: completion latency per direction
- * @first_lba: first LBAs that failed, per error kind
- * @nfirst: how many of @first_lba are filled
+ * @ext: the bad extents found (written by the worker only; read by
+ *	run.c after the worker has been joined)
  * @unwritten: blocks read that carried no dixload header
  * @done: the worker has finished (1) — read by the meter loop
  * @err: setup failure (negative errno), 0 otherwise
@@ -35,8 +43,7 @@ struct dix_worker {
 	uint64_t start, end;
 	struct dix_counters c;
 	struct lat_hist lat[DIX_DIR_NR];
-	uint64_t first_lba[DIX_ERR_NR][DIX_FIRST_LBAS];
-	int nfirst[DIX_ERR_NR];
+	struct extent_tracker ext;
 	uint64_t unwritten;
 	int done;
 	int err;

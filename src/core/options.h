@@ -50,6 +50,9 @@ struct str_list {
  * @force: write devices carrying data signatures (see safety.c)
  * @quiet: no meter lines, only the summary
  * @max_errors: stop after this many errors (0 = unlimited)
+ * @max_report: bad extents printed while running and listed in the summary
+ *	(the rest are counted)
+ * @error_log: file that gets every bad block as a JSON line, or NULL
  * @pi_format: integrity format the profile expects, or "any"
  * @pi: who generates and checks protection information
  * @inject: deliberate fault injection ("guard@N" ...)
@@ -78,6 +81,8 @@ struct dix_opts {
 	int force;
 	int quiet;
 	uint64_t max_errors;
+	uint64_t max_report;
+	char *error_log;
 	char *pi_format;
 	int pi;
 	struct str_list inject;
@@ -100,7 +105,19 @@ enum opt_type {
 };
 
 /* Where an option may appear. */
-#define OPT_CLI_ONLY	0x1	/* not in profiles (--profile, --help ...) */
+/*
+ * Not in profiles: --profile, --dev, --force, and the files dixload
+ * creates (--plot, --log, --error-log), which it truncates as root: where
+ * to write is the caller's choice, never a workload's.
+ */
+#define OPT_CLI_ONLY	0x1
+/*
+ * A scheduled action (--hotload, --unload, --sysfs, --exec): it changes the
+ * system as root, so it is accepted only from the command line of the
+ * person running dixload, never from a profile, which describes a workload
+ * and may come from a directory someone else writes.
+ */
+#define OPT_ACTION	0x2
 
 /**
  * struct dix_option - one row of the option table.
@@ -111,7 +128,7 @@ enum opt_type {
  * @allowed: for OPT_ENUM, the NULL-terminated list of values
  * @min: smallest accepted number (OPT_UINT/OPT_SIZE)
  * @max: largest accepted number (0 = no limit)
- * @flags: OPT_CLI_ONLY ...
+ * @flags: OPT_CLI_ONLY, OPT_ACTION
  * @metavar: the value's name in --help
  * @help: one line of help
  */

@@ -22,18 +22,55 @@
 #define DIX_PROFILEDIR "/usr/local/share/dixload/profiles"
 #endif
 
+const char *profile_origin_name(enum profile_origin o)
+{
+	switch (o) {
+	case PROFILE_FROM_ENV:
+		return "from $DIXLOAD_PROFILE_PATH";
+	case PROFILE_FROM_BUILD:
+		return "from the build tree";
+	case PROFILE_FROM_DATADIR:
+		return "installed";
+	}
+	return "?";
+}
+
+const char *profile_datadir(const char *exe, enum profile_origin *from)
+{
+#if defined(DIX_BUILDDIR) && defined(DIX_SRCDIR)
+	static char src[PATH_MAX];
+	char build[PATH_MAX], self[PATH_MAX + 16];
+
+	/*
+	 * Compared resolved: /proc/self/exe is, DIX_BUILDDIR may hold a
+	 * symlink.  A binary rebuilt while it runs reads "... (deleted)" and
+	 * falls back to the installed directory, which is harmless.
+	 */
+	if (exe && realpath(DIX_BUILDDIR, build)) {
+		snprintf(self, sizeof(self), "%s/dixload", build);
+		if (!strcmp(exe, self)) {
+			snprintf(src, sizeof(src), "%s/profiles", DIX_SRCDIR);
+			*from = PROFILE_FROM_BUILD;
+			return src;
+		}
+	}
+#endif
+	*from = PROFILE_FROM_DATADIR;
+	return DIX_PROFILEDIR;
+}
+
 /*
  * The directories walked so far, resolved, so that a directory named twice
  * (e.g. $DIXLOAD_PROFILE_PATH set to the installed one) is visited once.
  */
 struct dir_walk {
-	int (*fn)(const char *dir, void *arg);
+	int (*fn)(const char *dir, enum profile_origin from, void *arg);
 	void *arg;
 	char seen[16][PATH_MAX];
 	int nseen;
 };
 
-static int visit(struct dir_walk *w, const char *dir)
+static int visit(struct dir_walk *w, const char *dir, enum profile_origin from)
 {
 	char real[PATH_MAX];
 	int i;
@@ -45,28 +82,35 @@ static int visit(struct dir_walk *w, const char *dir)
 			return 0;
 	if (w->nseen < (int)ARRAY_SIZE(w->seen))
 		memcpy(w->seen[w->nseen++], real, sizeof(real));
-	return w->fn(dir, w->arg);
+	return w->fn(dir, from, w->arg);
 }
 
-int profile_foreach_dir(int (*fn)(const char *dir, void *arg), void *arg)
+int profile_foreach_dir(int (*fn)(const char *dir, enum profile_origin from,
+				  void *arg), void *arg)
 {
-	const char *env = getenv("DIXLOAD_PROFILE_PATH");
+	const char *env = getenv("DIXLOAD_PROFILE_PATH"), *data;
 	struct dir_walk *w = xcalloc(1, sizeof(*w));
-	int r;
+	enum profile_origin from;
+	char exe[PATH_MAX];
+	ssize_t n;
+	int r = 0;
 
 	w->fn = fn;
 	w->arg = arg;
-	r = visit(w, "./profiles");
-	if (!r && env && *env) {
+	if (env && *env) {
 		char *copy = xstrdup(env), *save = NULL, *d;
 
 		for (d = strtok_r(copy, ":", &save); d && !r;
 		     d = strtok_r(NULL, ":", &save))
-			r = visit(w, d);
+			r = visit(w, d, PROFILE_FROM_ENV);
 		free(copy);
 	}
-	if (!r)
-		r = visit(w, DIX_PROFILEDIR);
+	if (!r) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		data = profile_datadir(n > 0 ? exe : NULL, &from);
+		r = visit(w, data, from);
+	}
 	free(w);
 	return r;
 }
@@ -79,7 +123,7 @@ struct find_ctx {
 	size_t used;
 };
 
-static int find_in(const char *dir, void *arg)
+static int find_in(const char *dir, enum profile_origin from, void *arg)
 {
 	struct find_ctx *c = arg;
 
@@ -155,6 +199,13 @@ int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 			ret = -EINVAL;
 			break;
 		}
+		if (d->flags & OPT_ACTION) {
+			snprintf(err, errlen,
+				 "%s:%d: '%s' is an action: actions (hotload, unload, sysfs, exec) are accepted only on the command line, never from a profile; pass it there as --%s '%s'",
+				 file, lineno, key, key, val);
+			ret = -EINVAL;
+			break;
+		}
 		if (d->flags & OPT_CLI_ONLY) {
 			snprintf(err, errlen,
 				 "%s:%d: '%s' is only allowed on the command line",
@@ -209,26 +260,49 @@ static void profile_describe(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
-static int list_dir(const char *dir, void *arg)
+/* The names listed so far: a later directory's same name is not used. */
+struct list_ctx {
+	FILE *f;
+	char (*names)[64];
+	int n;
+};
+
+static int list_dir(const char *dir, enum profile_origin from, void *arg)
 {
-	FILE *f = arg;
-	char path[PATH_MAX], desc[256];
+	struct list_ctx *c = arg;
+	char path[PATH_MAX], desc[256], err[1024], name[64];
 	struct dirent **ents;
-	int k, m = scandir(dir, &ents, NULL, alphasort);
+	struct dix_opts o;
+	int k, j, used, m = scandir(dir, &ents, NULL, alphasort);
 
 	if (m < 0)
 		return 0;
 	for (k = 0; k < m; k++) {
 		size_t l = strlen(ents[k]->d_name);
 
-		if (l > 8 && !strcmp(ents[k]->d_name + l - 8, ".profile")) {
-			desc[0] = '\0';
-			if (snprintf(path, sizeof(path), "%s/%s", dir,
-				     ents[k]->d_name) < (int)sizeof(path))
-				profile_describe(path, desc, sizeof(desc));
-			fprintf(f, "%-14.*s %s  (%s)\n", (int)(l - 8),
-				ents[k]->d_name, desc, path);
+		if (l <= 8 || strcmp(ents[k]->d_name + l - 8, ".profile") ||
+		    snprintf(path, sizeof(path), "%s/%s", dir,
+			     ents[k]->d_name) >= (int)sizeof(path))
+			goto next;
+		snprintf(name, sizeof(name), "%.*s", (int)(l - 8),
+			 ents[k]->d_name);
+		for (j = 0, used = 1; j < c->n; j++)
+			if (!strcmp(c->names[j], name))
+				used = 0;
+		if (used) {
+			c->names = xrealloc(c->names, (c->n + 1) *
+					    sizeof(*c->names));
+			memcpy(c->names[c->n++], name, sizeof(name));
 		}
+		profile_describe(path, desc, sizeof(desc));
+		fprintf(c->f, "%-14s %s  (%s: %s)%s\n", name, desc,
+			profile_origin_name(from), path,
+			used ? "" : " [not used: an earlier directory has this name]");
+		opts_init(&o);
+		if (profile_load(path, &o, err, sizeof(err)))
+			fprintf(c->f, "%-14s cannot be used: %s\n", "", err);
+		opts_free(&o);
+next:
 		free(ents[k]);
 	}
 	free(ents);
@@ -237,5 +311,8 @@ static int list_dir(const char *dir, void *arg)
 
 void profile_list(FILE *f)
 {
-	profile_foreach_dir(list_dir, f);
+	struct list_ctx c = { .f = f };
+
+	profile_foreach_dir(list_dir, &c);
+	free(c.names);
 }

@@ -18,6 +18,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "hotload.h"
 #include "job.h"
 #include "report.h"
@@ -148,24 +149,77 @@ static void wait_until(struct dix_run *r, double deadline)
 		return;
 }
 
+/*
+ * Sum the workers up.  Their extents move into one list and are merged, so
+ * an extent that crosses the boundary of two workers' slices is one.
+ */
 static void gather(struct dix_run *r, struct dix_totals *t)
 {
-	int i, k, j;
+	size_t n = 0, i;
+	int w;
 
 	memset(t, 0, sizeof(*t));
 	sum_counters(r, &t->c);
-	for (i = 0; i < r->nworkers; i++) {
-		struct dix_worker *w = &r->workers[i];
+	for (w = 0; w < r->nworkers; w++)
+		n += r->workers[w].ext.n;
+	t->ext = xcalloc(n ? n : 1, sizeof(*t->ext));
+	for (w = 0; w < r->nworkers; w++) {
+		struct dix_worker *wk = &r->workers[w];
 
-		lat_merge(&t->lat[DIX_READ], &w->lat[DIX_READ]);
-		lat_merge(&t->lat[DIX_WRITE], &w->lat[DIX_WRITE]);
-		t->unwritten += w->unwritten;
-		for (k = 0; k < DIX_ERR_NR; k++)
-			for (j = 0; j < w->nfirst[k] && t->nfirst[k] < DIX_FIRST_LBAS; j++)
-				t->first_lba[k][t->nfirst[k]++] =
-					w->first_lba[k][j];
+		lat_merge(&t->lat[DIX_READ], &wk->lat[DIX_READ]);
+		lat_merge(&t->lat[DIX_WRITE], &wk->lat[DIX_WRITE]);
+		t->unwritten += wk->unwritten;
+		memcpy(t->ext + t->next, wk->ext.v, wk->ext.n * sizeof(*t->ext));
+		t->next += wk->ext.n;
+		t->ext_dropped += wk->ext.dropped;
+		t->ext_dropped_blocks += wk->ext.dropped_blocks;
+		free(wk->ext.v);	/* the details moved to t->ext */
+		memset(&wk->ext, 0, sizeof(wk->ext));
 	}
+	t->next = extents_merge(t->ext, t->next);
+	for (i = 0; i < t->next; i++)
+		t->ext_blocks += t->ext[i].count;
 	t->elapsed = r->t_end - r->t0;
+}
+
+static void totals_free(struct dix_totals *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->next; i++)
+		extent_free(&t->ext[i]);
+	free(t->ext);
+	t->ext = NULL;
+	t->next = 0;
+}
+
+/*
+ * --error-log: created (truncated) before the load, so a path that cannot
+ * be written is a setup error, not a surprise after a long run.
+ */
+static int errlog_open(struct dix_run *r)
+{
+	const char *path = r->o->error_log;
+
+	pthread_mutex_init(&r->errlog_lock, NULL);
+	if (!path)
+		return 0;
+	r->errlog = fopen(path, "we");
+	if (!r->errlog) {
+		dix_err("--error-log %s: cannot write: %s", path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Everything written reaches the file: at the end, and after a signal. */
+static void errlog_close(struct dix_run *r)
+{
+	if (r->errlog && fclose(r->errlog))
+		dix_err("--error-log %s: %s", r->o->error_log,
+			strerror(errno));
+	r->errlog = NULL;
 }
 
 static int exit_status(struct dix_run *r, const struct dix_totals *t,
@@ -198,9 +252,12 @@ int run_load(struct dix_run *r)
 	int i, status, setup_failed = 0, ctl_started = 0;
 
 	pthread_mutex_init(&r->lock, NULL);
+	if (errlog_open(r))
+		return DIX_EXIT_USAGE;
 	r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (r->wake_fd < 0) {
 		dix_err("eventfd: %s", strerror(errno));
+		errlog_close(r);
 		return DIX_EXIT_USAGE;
 	}
 	r->nworkers = o->jobs;
@@ -298,12 +355,22 @@ int run_load(struct dix_run *r)
 				setup_failed = 1;
 		}
 	}
+	if (r->extents_closed > o->max_report)
+		dix_err("%llu more bad extent%s not printed (--max-report %llu)%s%s%s",
+			(unsigned long long)(r->extents_closed - o->max_report),
+			r->extents_closed - o->max_report == 1 ? " was" : "s were",
+			(unsigned long long)o->max_report,
+			r->errlog ? "; --error-log " : "",
+			r->errlog ? o->error_log : "",
+			r->errlog ? " holds every bad block" : "");
+	errlog_close(r);
 	gather(r, &tot);
 	analysis_run(r);
 	status = exit_status(r, &tot, setup_failed);
 	pthread_mutex_lock(&r->lock);
 	report_summary(r, &tot, status);
 	pthread_mutex_unlock(&r->lock);
+	totals_free(&tot);
 	analysis_write_files(r);
 	sig_run = NULL;
 	close(r->wake_fd);

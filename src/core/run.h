@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "meter.h"
@@ -87,6 +88,10 @@ struct dix_transition {
  * @action_failed: a scheduled action failed (exit status 4)
  * @wake_fd: eventfd that wakes the meter loop (workers done, signals)
  * @ctl: state of the control thread (hot-load actions, kernel watch)
+ * @errlog: the --error-log file, or NULL
+ * @errlog_lock: keeps the lines of @errlog whole
+ * @extents_closed: bad extents closed by the workers so far (the first
+ *	--max-report of them are printed while running)
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -106,6 +111,9 @@ struct dix_run {
 	int action_failed;
 	int wake_fd;
 	void *ctl;
+	FILE *errlog;
+	pthread_mutex_t errlog_lock;
+	uint64_t extents_closed;
 };
 
 /**

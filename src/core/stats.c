@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <stddef.h>
+
 #include "stats.h"
 
 static const char *const errkind_names[DIX_ERR_NR] = {
@@ -18,6 +20,22 @@ static const char *const errkind_names[DIX_ERR_NR] = {
 const char *dix_errkind_name(enum dix_errkind k)
 {
 	return k < DIX_ERR_NR ? errkind_names[k] : "?";
+}
+
+const char *dix_errkind_check(enum dix_errkind k)
+{
+	switch (k) {
+	case DIX_ERR_GUARD:
+		return "guard check failed";
+	case DIX_ERR_APP:
+		return "app tag check failed";
+	case DIX_ERR_REF:
+		return "ref tag check failed";
+	case DIX_ERR_UNKNOWN:
+		return "integrity check failed";
+	default:
+		return NULL;
+	}
 }
 
 int dix_errkind_is_integrity(enum dix_errkind k)

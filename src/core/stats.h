@@ -25,12 +25,17 @@ enum dix_errkind {
 /** dix_errkind_name() - JSON key of an error kind ("io", "guard" ...). */
 const char *dix_errkind_name(enum dix_errkind k);
 
+/**
+ * dix_errkind_check() - the failed check of a PI error kind in words:
+ * "guard check failed", "app tag check failed", "ref tag check failed",
+ * "integrity check failed" (the tag is not known); NULL for io and verify.
+ */
+const char *dix_errkind_check(enum dix_errkind k);
+
 /** dix_errkind_is_integrity() - true for verify/guard/app/ref/unknown. */
 int dix_errkind_is_integrity(enum dix_errkind k);
 
 enum dix_dir { DIX_READ, DIX_WRITE, DIX_DIR_NR };
-
-#define DIX_FIRST_LBAS	8	/* failing LBAs remembered per error kind */
 
 /*
  * Latency histogram: log-linear buckets (16 sub-buckets per power of two of

@@ -56,6 +56,23 @@ void dix_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+const char *dix_errno_name(int e, char *buf, size_t len)
+{
+	const char *n = strerrorname_np(e);
+
+	if (n)
+		return n;
+	snprintf(buf, len, "errno %d", e);
+	return buf;
+}
+
+const char *dix_io_strerror(int e)
+{
+	if (e == EILSEQ)
+		return "integrity check failed (EILSEQ)";
+	return strerror(e);
+}
+
 static void oom(size_t n)
 {
 	dix_err("out of memory allocating %zu bytes", n);

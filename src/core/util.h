@@ -54,6 +54,23 @@ char *xstrdup(const char *s);
 int aligned_grow(void **p, size_t *cap, size_t len);
 
 /**
+ * dix_errno_name() - the symbolic name of errno @e ("EINVAL"), or "errno N"
+ * for a number the C library does not name.  Storage users search for the
+ * name; the text of strerror() varies between C libraries and locales.
+ */
+const char *dix_errno_name(int e, char *buf, size_t len);
+
+/**
+ * dix_io_strerror() - what an I/O that failed with errno @e means, for
+ * messages about I/O: the words of strerror(), except for EILSEQ, which is
+ * how the kernel's block layer reports a failed protection information
+ * check and which C libraries describe as a character-encoding error
+ * ("Invalid or incomplete multibyte or wide character"): that one reads
+ * "integrity check failed (EILSEQ)".
+ */
+const char *dix_io_strerror(int e);
+
+/**
  * read_sysfs_str() - read a one-line sysfs/proc file into @buf, newline
  * stripped.  Return: 0, or -errno.
  */

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "extent.h"
+#include "stats.h"
 #include "verify.h"
 
 #define P1 0x9e3779b97f4a7c15ull
@@ -173,42 +175,36 @@ enum verify_kind verify_block(const void *data, uint32_t bsize,
 	return VF_CHANGED;
 }
 
-void verify_describe(const struct verify_fail *f, const char *name,
-		     uint32_t lbs, char *buf, size_t len)
+void verify_extent(const struct verify_fail *f, uint32_t lbs,
+		   struct bad_extent *b)
 {
-	unsigned long long off = f->offset, lba = f->offset / lbs;
-
+	memset(b, 0, sizeof(*b));
+	b->kind = DIX_ERR_VERIFY;
+	b->lba = f->offset / lbs;
+	b->count = 1;
+	b->byte = -1;
 	switch (f->kind) {
-	case VF_OK:
-		snprintf(buf, len, "%s: block at offset %llu (LBA %llu) ok",
-			 name, off, lba);
-		break;
-	case VF_UNWRITTEN:
-		snprintf(buf, len,
-			 "%s: no dixload header at offset %llu (LBA %llu): never written, or the header was destroyed",
-			 name, off, lba);
-		break;
 	case VF_MISPLACED:
-		snprintf(buf, len,
-			 "%s: misplaced block at offset %llu (LBA %llu): expected header offset %llu (LBA %llu), found offset %llu (LBA %llu)",
-			 name, off, lba, off, lba,
-			 (unsigned long long)f->hdr_offset,
-			 (unsigned long long)(f->hdr_offset / lbs));
+		b->cause = cause_intern(CAUSE_MISPLACED);
+		b->has_src = 1;
+		b->src = f->hdr_offset / lbs;
 		break;
 	case VF_CHANGED:
-		if (f->byte >= 0)
-			snprintf(buf, len,
-				 "%s: content changed at offset %llu (LBA %llu): byte %d expected 0x%02x, found 0x%02x (checksum expected 0x%016llx, found 0x%016llx)",
-				 name, off, lba, f->byte, f->expected,
-				 f->found,
-				 (unsigned long long)f->csum_expected,
-				 (unsigned long long)f->csum_found);
-		else
-			snprintf(buf, len,
-				 "%s: header damaged at offset %llu (LBA %llu): checksum expected 0x%016llx, found 0x%016llx",
-				 name, off, lba,
-				 (unsigned long long)f->csum_expected,
-				 (unsigned long long)f->csum_found);
+		if (f->byte >= 0) {
+			b->cause = cause_intern(CAUSE_CHANGED);
+			b->byte = f->byte;
+			b->expected = f->expected;
+			b->found = f->found;
+			break;
+		}
+		b->cause = cause_intern(CAUSE_HEADER);
+		if (asprintf(&b->detail, "checksum expected 0x%016llx, found 0x%016llx",
+			     (unsigned long long)f->csum_expected,
+			     (unsigned long long)f->csum_found) < 0)
+			b->detail = NULL;
+		break;
+	default:
+		b->cause = cause_intern(CAUSE_NO_HEADER);
 		break;
 	}
 }

@@ -63,12 +63,17 @@ void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
 enum verify_kind verify_block(const void *blk, uint32_t bsize,
 			      uint64_t offset, struct verify_fail *f);
 
+struct bad_extent;
+
 /**
- * verify_describe() - one line naming target @name, byte offset and LBA
- * (in units of @lbs), expected and found, into @buf.
+ * verify_extent() - the bad block @f (not VF_OK) as a one-block extent of
+ * kind verify, for a target of logical block size @lbs: misplaced with the
+ * LBA its data was written for, content changed with the first changed
+ * byte, header damaged with both checksums in @b->detail (malloc'd), or no
+ * header.
  */
-void verify_describe(const struct verify_fail *f, const char *name,
-		     uint32_t lbs, char *buf, size_t len);
+void verify_extent(const struct verify_fail *f, uint32_t lbs,
+		   struct bad_extent *b);
 
 /** block_hash() - the header checksum: 64-bit hash of @len bytes. */
 uint64_t block_hash(const void *p, size_t len, uint64_t seed);

@@ -126,7 +126,7 @@ static void sg_fail(char *out, size_t len, const char *cmd, int res)
 	char b[96];
 
 	if (res < 0)
-		snprintf(out, len, "%s failed: %s", cmd, strerror(-res));
+		snprintf(out, len, "%s failed: %s", cmd, dix_io_strerror(-res));
 	else
 		snprintf(out, len, "%s failed: %s", cmd,
 			 sg_get_category_sense_str(res, sizeof(b), b, 0));
@@ -231,7 +231,7 @@ static void scsi_view(struct probe_result *r, const char *diskdir,
 static void nvme_fail(char *out, size_t len, const char *cmd, int st)
 {
 	if (st < 0)
-		snprintf(out, len, "%s failed: %s", cmd, strerror(errno));
+		snprintf(out, len, "%s failed: %s", cmd, dix_io_strerror(errno));
 	else
 		snprintf(out, len, "%s failed: NVMe status 0x%x", cmd, st);
 }
@@ -327,7 +327,8 @@ static int uring_pi_offered(void)
 /* ---- profiles ---- */
 
 /* The loadable profiles of @dir, added to @arg's (a probe_result) list. */
-static int add_profiles_from(const char *dir, void *arg)
+static int add_profiles_from(const char *dir, enum profile_origin from,
+			     void *arg)
 {
 	struct probe_result *r = arg;
 	struct dirent **ents;

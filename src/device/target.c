@@ -17,6 +17,7 @@
 
 #include "json.h"
 #include "blkview.h"
+#include "options.h"
 #include "parse.h"
 #include "target.h"
 #include "util.h"
@@ -55,7 +56,8 @@ int target_open(struct dix_target *t, const char *path, int write,
 			int e = errno;
 
 			snprintf(err, errlen, "%s: %s%s", path, strerror(e),
-				 e == ENOENT ? " (give --size to create a file)" : "");
+				 e == ENOENT && write ?
+				 " (give --size to create a file)" : "");
 			return -e;
 		}
 		flags |= O_CREAT;
@@ -111,12 +113,22 @@ int target_open(struct dix_target *t, const char *path, int write,
 		    is_pow2(bv.logical_block_size))
 			t->lbs = bv.logical_block_size;
 		if ((uint64_t)st.st_size < create_size) {
-			if (!write || ftruncate(t->fd, create_size)) {
-				int e = write ? errno : EINVAL;
+			if (!write) {
+				snprintf(err, errlen,
+					 "%s: its size is %llu bytes, less than --offset + --size (%llu bytes); a read run never extends a file",
+					 path, (unsigned long long)st.st_size,
+					 (unsigned long long)create_size);
+				target_close(t);
+				return -EINVAL;
+			}
+			if (ftruncate(t->fd, create_size)) {
+				int e = errno;
 
 				snprintf(err, errlen,
-					 "%s: file is %llu bytes, smaller than --size",
-					 path, (unsigned long long)st.st_size);
+					 "%s: cannot extend it from its size of %llu bytes to --offset + --size (%llu bytes): %s",
+					 path, (unsigned long long)st.st_size,
+					 (unsigned long long)create_size,
+					 strerror(e));
 				target_close(t);
 				return -e;
 			}
@@ -124,6 +136,51 @@ int target_open(struct dix_target *t, const char *path, int write,
 		}
 		t->size = st.st_size;
 	}
+	return 0;
+}
+
+int target_fit_region(const struct dix_target *t, struct dix_opts *o,
+		      char *err, size_t errlen, char *warn, size_t warnlen)
+{
+	unsigned long long off = o->offset, tsize = t->size;
+	char a[32];
+
+	warn[0] = '\0';
+	if (o->bs % t->lbs) {
+		snprintf(err, errlen,
+			 "--bs %s is not a multiple of %s's logical block size (%u bytes)",
+			 format_size(o->bs, a, sizeof(a)), t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (o->offset % t->lbs) {
+		snprintf(err, errlen,
+			 "--offset %llu is not a multiple of %s's logical block size (%u bytes)",
+			 off, t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (o->offset >= t->size) {
+		snprintf(err, errlen,
+			 "--offset %llu is at or past the end of %s: its size is %llu bytes",
+			 off, t->path, tsize);
+		return -EINVAL;
+	}
+	if (!o->size || o->offset + o->size > t->size) {
+		if (o->size)
+			snprintf(warn, warnlen,
+				 "--size %llu from --offset %llu passes the end of %s (its size is %llu bytes); using the %llu bytes from the offset to the end",
+				 (unsigned long long)o->size, off, t->path,
+				 tsize, tsize - off);
+		o->size = t->size - o->offset;
+	}
+	if (o->size < o->bs * o->jobs) {
+		snprintf(err, errlen,
+			 "the region of %s (%llu bytes from --offset %llu) is smaller than --bs x --jobs (%llu x %llu bytes)",
+			 t->path, (unsigned long long)o->size, off,
+			 (unsigned long long)o->bs,
+			 (unsigned long long)o->jobs);
+		return -EINVAL;
+	}
+	o->size -= o->size % (o->bs * o->jobs);
 	return 0;
 }
 

@@ -58,6 +58,22 @@ struct dix_target {
 int target_open(struct dix_target *t, const char *path, int write,
 		uint64_t create_size, char *err, size_t errlen);
 
+struct dix_opts;
+
+/**
+ * target_fit_region() - check --bs and --offset of @o against @t and fit
+ * --size to it: a size of 0 or one passing the end of @t is cut at the end,
+ * then down to a whole number of --bs x --jobs so every job gets an equal
+ * slice of whole I/Os.
+ * @err: the reason on failure; every number in it is named ("its size is
+ *	N bytes"), so an offset is never mistaken for the target's size
+ * @warn: set to a warning when a --size given was cut at the end, else ""
+ *
+ * Return: 0, or -EINVAL with @err set.
+ */
+int target_fit_region(const struct dix_target *t, struct dix_opts *o,
+		      char *err, size_t errlen, char *warn, size_t warnlen);
+
 /** target_close() - close the descriptor. */
 void target_close(struct dix_target *t);
 

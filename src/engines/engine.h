@@ -63,6 +63,9 @@ enum { DIX_Q_COMPLETED = 0, DIX_Q_QUEUED = 1 };
  *	job already names; set by the engine with a negative @res, left empty
  *	otherwise (the job clears it before each queue()).  The job appends it
  *	to its error message: engines print nothing themselves.
+ * @status: with @detail, the device's status in short ("ASC 10/01",
+ *	"NVMe status 0x282"), so the job can name the failed check with its
+ *	code ("guard check failed (ASC 10/01)"); empty when not known
  */
 struct dix_io {
 	void *buf;
@@ -82,6 +85,7 @@ struct dix_io {
 	uint16_t app;
 	uint8_t injected;
 	char detail[256];
+	char status[24];
 };
 
 /**

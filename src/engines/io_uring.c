@@ -100,7 +100,7 @@ static int uring_pi_format(struct dix_eng_ctx *ctx)
 	     cap.lbmd_pi_offset + cap.lbmd_pi_size != cap.lbmd_size) ||
 	    cap.lbmd_pi_size != pi_tuple_size(ctx->pif.guard)) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: unsupported PI layout: interval %u, metadata %u, PI %u bytes at offset %u",
+			 "%s: unsupported PI layout: protection interval %u bytes, metadata %u bytes, PI %u bytes at byte %u of the metadata",
 			 ctx->path, cap.lbmd_interval, cap.lbmd_size,
 			 cap.lbmd_pi_size, cap.lbmd_pi_offset);
 		return -EOPNOTSUPP;

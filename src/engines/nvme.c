@@ -188,6 +188,8 @@ static void nvme_finish(struct nvme_data *d, struct dix_io *io, int st)
 		io->res = io->errkind == DIX_ERR_NR ? -EIO : -EILSEQ;
 		snprintf(io->detail, sizeof(io->detail), "NVMe status 0x%x: %s",
 			 st, nvme_status_to_string(st, false));
+		snprintf(io->status, sizeof(io->status), "NVMe status 0x%x",
+			 st);
 		return;
 	}
 	io->res = io->len;

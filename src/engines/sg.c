@@ -119,19 +119,23 @@ static void sg_describe(const struct sg_io_hdr *h, const struct scsi_sense *s,
  * sense, and the sense is what names the tag.
  */
 static int sg_outcome(const struct sg_io_hdr *h, char *msg, size_t len,
-		      int *kind)
+		      int *kind, char *status, size_t slen)
 {
 	struct scsi_sense s;
 	int have_sense;
 
 	*kind = DIX_ERR_NR;
 	msg[0] = '\0';
+	if (status)
+		status[0] = '\0';
 	memset(&s, 0, sizeof(s));
 	if ((h->info & SG_INFO_OK_MASK) == SG_INFO_OK)
 		return 0;
 	have_sense = h->sb_len_wr > 0 &&
 		     !scsi_parse_sense(h->sbp, h->sb_len_wr, &s);
 	sg_describe(h, &s, have_sense, msg, len);
+	if (have_sense && status)
+		snprintf(status, slen, "ASC %02x/%02x", s.asc, s.ascq);
 	if (!have_sense)
 		return h->host_status == 0x03 ? -ETIMEDOUT : -EIO; /* DID_TIME_OUT */
 	if (s.sense_key == 0x1 && !h->host_status)	/* RECOVERED ERROR */
@@ -218,13 +222,15 @@ static void sg_run(void *arg, struct dix_io *io)
 		io->res = r;
 		return;
 	}
-	r = sg_outcome(&h, io->detail, sizeof(io->detail), &kind);
+	r = sg_outcome(&h, io->detail, sizeof(io->detail), &kind, io->status,
+		       sizeof(io->status));
 	if (r < 0) {
 		io->res = r;
 		io->errkind = kind;
 		return;
 	}
 	io->detail[0] = '\0';	/* a recovered error is no failure */
+	io->status[0] = '\0';
 	io->recovered = r == 1;
 	if (h.resid > 0 && (size_t)h.resid <= xfer)
 		xfer -= h.resid;
@@ -256,7 +262,7 @@ static int sg_readcap(struct sg_data *d, struct scsi_readcap16 *rc,
 			 strerror(-r));
 		return r;
 	}
-	r = sg_outcome(&h, msg, sizeof(msg), &kind);
+	r = sg_outcome(&h, msg, sizeof(msg), &kind, NULL, 0);
 	if (r < 0) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 			 "%.40s: READ CAPACITY(16) failed: %.180s", d->name, msg);
@@ -288,7 +294,8 @@ static int sg_is_scsi_debug(struct sg_data *d)
 
 	memset(buf, 0, sizeof(buf));
 	sg_hdr(&h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf), sense);
-	if (dix_sg_transport(d->fd, &h) || sg_outcome(&h, msg, sizeof(msg), &kind))
+	if (dix_sg_transport(d->fd, &h) ||
+	    sg_outcome(&h, msg, sizeof(msg), &kind, NULL, 0))
 		return 0;
 	if (scsi_parse_inquiry(buf, sizeof(buf) - (h.resid > 0 ? h.resid : 0),
 			       &inq))

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * hotload.h - what the core calls of the mid-run machinery: scheduled
- * actions (--hotload, --unload, --sysfs, --exec), the kernel watch, the
- * transition analysis and the --plot / --log files.
+ * hotload.h - what the rest of dixload calls of src/kernel/: checking the
+ * scheduled actions (--hotload, --unload, --sysfs, --exec) and the sysfs
+ * rules (actions.c), and the control thread that runs them and watches the
+ * kernel (control.c).  Modules (modules.c) and child processes (child.c)
+ * stay inside src/kernel/.
  */
 #ifndef DIX_HOTLOAD_H
 #define DIX_HOTLOAD_H
@@ -21,6 +23,42 @@ struct dix_run;
  */
 int actions_check(const struct dix_opts *o, char *err, size_t len);
 
+/*
+ * The directory --sysfs writes are confined to: "/sys".  A variable only so
+ * the unit tests can point it at a scratch directory; nothing at run time
+ * (no option, no environment variable) changes it.
+ */
+extern const char *dix_sysfs_root;
+
+/**
+ * sysfs_resolve() - where a --sysfs PATH leads, and whether it may be
+ * written: @path with every symlink followed (realpath) must be a regular
+ * file under @root.  A symlink is judged by where it points, so a link in
+ * /tmp to /sys is accepted and a link under /sys to /etc is not.
+ * @path: the path as given
+ * @root: the directory writes are confined to (dix_sysfs_root)
+ * @resolved: PATH_MAX bytes for the resolved path
+ * @why: the reason on refusal, naming @path (and where it leads)
+ * @len: size of @why
+ *
+ * Return: 0, or -errno (-EPERM for a file outside @root).
+ */
+int sysfs_resolve(const char *path, const char *root, char *resolved,
+		  char *why, size_t len);
+
+/**
+ * sysfs_write() - write @value the way `echo VALUE > PATH` does: one
+ * write(2) of VALUE and a newline to an O_WRONLY|O_TRUNC open of @path
+ * (O_NOFOLLOW: @path is the resolved one).  sysfs takes a value in one
+ * write; O_TRUNC is what the shell's '>' asks for.
+ * @call: set to the system call whose result is returned ("open", "write"
+ *	or "close")
+ *
+ * Return: what that call returned: for "write" the bytes written (the
+ * value's length plus one, unless the kernel took fewer); otherwise -errno.
+ */
+long sysfs_write(const char *path, const char *value, const char **call);
+
 /**
  * control_start() - start the control thread: it runs the scheduled actions
  * at their second of the run and watches kernel state every interval,
@@ -31,17 +69,5 @@ int control_start(struct dix_run *r);
 
 /** control_stop() - stop and join the control thread. */
 void control_stop(struct dix_run *r);
-
-/**
- * analysis_run() - compute r->transitions from r->samples and r->events
- * (one per action and per kernel change event).
- */
-void analysis_run(struct dix_run *r);
-
-/**
- * analysis_write_files() - write --plot (SVG) and --log (CSV) if asked.
- * Return: 0, or -errno after printing which file failed.
- */
-int analysis_write_files(struct dix_run *r);
 
 #endif

@@ -174,6 +174,28 @@ static bool pass_filters(const struct bench *b, const struct crc_impl *c)
 	return true;
 }
 
+/* Start one JSON line of crcbench: {"type":@type,"guard":@guard,"impl":@impl */
+static void row_open(struct jw *w, const char *type, const char *guard,
+		     const char *impl)
+{
+	jw_init(w, stdout);
+	jw_obj_open(w, NULL);
+	jw_str(w, "type", type);
+	if (guard)
+		jw_str(w, "guard", guard);
+	if (impl)
+		jw_str(w, "impl", impl);
+}
+
+/* End the line row_open() started, with the measured rate. */
+static void row_close(struct jw *w, double gbps)
+{
+	if (gbps >= 0)
+		jw_num(w, "gbps", gbps, 3);
+	jw_obj_close(w);
+	jw_end_line(w);
+}
+
 static void bench_impls(const struct bench *b)
 {
 	size_t n, i;
@@ -200,14 +222,9 @@ static void bench_impls(const struct bench *b)
 			if (b->json) {
 				struct jw w;
 
-				jw_init(&w, stdout);
-				jw_obj_open(&w, NULL);
-				jw_str(&w, "type", "crc");
-				jw_str(&w, "guard", crc_guard_name(c->guard));
-				jw_str(&w, "impl", c->name);
+				row_open(&w, "crc", crc_guard_name(c->guard), c->name);
 				jw_str(&w, "skipped", "CPU lacks the instructions");
-				jw_obj_close(&w);
-				jw_end_line(&w);
+				row_close(&w, -1);
 			} else {
 				printf("%-7s %-9s %s\n", crc_guard_name(c->guard), c->name,
 				       "skipped: CPU lacks the instructions");
@@ -225,18 +242,12 @@ static void bench_impls(const struct bench *b)
 			if (b->json) {
 				struct jw w;
 
-				jw_init(&w, stdout);
-				jw_obj_open(&w, NULL);
-				jw_str(&w, "type", "crc");
-				jw_str(&w, "guard", crc_guard_name(c->guard));
-				jw_str(&w, "impl", c->name);
+				row_open(&w, "crc", crc_guard_name(c->guard), c->name);
 				jw_bool(&w, "dispatch", disp);
 				jw_str(&w, "case", cases[k].key);
 				jw_uint(&w, "call_bytes", u.call_bytes);
 				jw_uint(&w, "calls", u.calls);
-				jw_num(&w, "gbps", gbps, 3);
-				jw_obj_close(&w);
-				jw_end_line(&w);
+				row_close(&w, gbps);
 			} else
 				printf(" %9.2f", gbps);
 			fflush(stdout);
@@ -284,19 +295,13 @@ static void bench_pi_impl(const struct bench *b, enum dix_guard g,
 		if (b->json) {
 			struct jw w;
 
-			jw_init(&w, stdout);
-			jw_obj_open(&w, NULL);
-			jw_str(&w, "type", "pi");
-			jw_str(&w, "guard", crc_guard_name(g));
-			jw_str(&w, "impl", c->name);
+			row_open(&w, "pi", crc_guard_name(g), c->name);
 			jw_bool(&w, "dispatch", disp);
 			jw_bool(&w, "multi", c->multi);
 			jw_uint(&w, "interval", SECTOR);
 			jw_str(&w, "op", ops[k].key);
 			jw_uint(&w, "intervals", u.nr);
-			jw_num(&w, "gbps", gbps, 3);
-			jw_obj_close(&w);
-			jw_end_line(&w);
+			row_close(&w, gbps);
 		} else
 			printf(" %9.2f", gbps);
 		fflush(stdout);
@@ -382,13 +387,10 @@ static void af_alg_skip(const struct bench *b, const char *why, int err)
 	if (b->json) {
 		struct jw w;
 
-		jw_init(&w, stdout);
-		jw_obj_open(&w, NULL);
-		jw_str(&w, "type", "af_alg");
+		row_open(&w, "af_alg", NULL, NULL);
 		jw_str(&w, "alg", "crct10dif");
 		jw_str(&w, "skipped", msg);
-		jw_obj_close(&w);
-		jw_end_line(&w);
+		row_close(&w, -1);
 	} else {
 		printf("kernel crct10dif via AF_ALG: skipped: %s\n", msg);
 	}
@@ -453,19 +455,13 @@ static void bench_af_alg(const struct bench *b)
 		if (b->json) {
 			struct jw w;
 
-			jw_init(&w, stdout);
-			jw_obj_open(&w, NULL);
-			jw_str(&w, "type", "af_alg");
-			jw_str(&w, "guard", "crc16");
-			jw_str(&w, "impl", "kernel");
+			row_open(&w, "af_alg", "crc16", "kernel");
 			jw_str(&w, "driver", driver);
 			jw_int(&w, "priority", prio);
 			jw_str(&w, "case", cases[k].key);
 			jw_uint(&w, "call_bytes", u.call_bytes);
 			jw_uint(&w, "calls", u.calls);
-			jw_num(&w, "gbps", gbps, 3);
-			jw_obj_close(&w);
-			jw_end_line(&w);
+			row_close(&w, gbps);
 		} else {
 			printf(" %9.2f", gbps);
 		}

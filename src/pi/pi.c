@@ -626,13 +626,21 @@ static void hex_tag(char *out, size_t len, uint64_t v, uint16_t hi, unsigned int
 		snprintf(out, len, "0x%0*" PRIx64, (int)(bits / 4), v);
 }
 
-int pi_fail_format(const struct pi_fail *fail, const char *dev, char *buf, size_t len)
+int pi_fail_values(const struct pi_fail *fail, char *buf, size_t len)
 {
 	char exp[32], found[32];
 
 	hex_tag(exp, sizeof(exp), fail->expected, fail->expected_hi, fail->bits);
 	hex_tag(found, sizeof(found), fail->found, fail->found_hi, fail->bits);
-	return snprintf(buf, len, "%s%s%s mismatch at LBA %" PRIu64 ": expected %s, found %s",
+	return snprintf(buf, len, "expected %s, found %s", exp, found);
+}
+
+int pi_fail_format(const struct pi_fail *fail, const char *dev, char *buf, size_t len)
+{
+	char values[80];
+
+	pi_fail_values(fail, values, sizeof(values));
+	return snprintf(buf, len, "%s%s%s mismatch at LBA %" PRIu64 ": %s",
 			dev && *dev ? dev : "", dev && *dev ? ": " : "",
-			kind_word(fail->kind), fail->lba, exp, found);
+			kind_word(fail->kind), fail->lba, values);
 }

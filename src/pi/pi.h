@@ -307,4 +307,11 @@ int pi_corrupt(const struct pi_format *f, void *data, void *meta, size_t nr,
  */
 int pi_fail_format(const struct pi_fail *fail, const char *dev, char *buf, size_t len);
 
+/**
+ * pi_fail_values() - "expected 0x1a2b, found 0x0000": the tag values of
+ * @fail, with as many hex digits as the tag has.
+ * Return: what snprintf() returns.
+ */
+int pi_fail_values(const struct pi_fail *fail, char *buf, size_t len);
+
 #endif

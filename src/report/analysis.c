@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "csvlog.h"
-#include "hotload.h"
+#include "analysis.h"
 #include "parse.h"
 #include "plot.h"
 #include "run.h"

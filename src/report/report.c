@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "job.h"
 #include "report.h"
 #include "util.h"
 
@@ -137,6 +138,22 @@ static const char *lat_str(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The summary lists up to --max-report extents of each kind: a flood of
+ * one kind (every read failing) must not hide the one block of another.
+ * t->ext is sorted by kind, then LBA: extent @i is listed when fewer than
+ * --max-report of its kind come before it.
+ */
+static int extent_listed(const struct dix_run *r, const struct dix_totals *t,
+			 size_t i)
+{
+	size_t first = i;
+
+	while (first && t->ext[first - 1].kind == t->ext[i].kind)
+		first--;
+	return i - first < r->o->max_report;
+}
+
 static void summary_json(struct dix_run *r, const struct dix_totals *t,
 			 int status)
 {
@@ -144,7 +161,7 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 	const struct dix_counters *c = &t->c;
 	double el = t->elapsed > 0 ? t->elapsed : 1e-9;
 	FILE *f = stdout;
-	int d, k, i;
+	int d, k, i, n;
 
 	fprintf(f, "{\"type\":\"summary\",\"elapsed\":%.6f", t->elapsed);
 	for (d = 0; d < DIX_DIR_NR; d++)
@@ -169,15 +186,24 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 	for (k = 0; k < DIX_ERR_NR; k++)
 		fprintf(f, "%s\"%s\":%llu", k ? "," : "", dix_errkind_name(k),
 			(unsigned long long)c->caught[k]);
-	fputs("},\"first_lbas\":{", f);
-	for (k = 0; k < DIX_ERR_NR; k++) {
-		fprintf(f, "%s\"%s\":[", k ? "," : "", dix_errkind_name(k));
-		for (i = 0; i < t->nfirst[k]; i++)
-			fprintf(f, "%s%llu", i ? "," : "",
-				(unsigned long long)t->first_lba[k][i]);
-		fputc(']', f);
+	fputs("},\"bad_extents\":[", f);
+	for (i = 0, n = 0; (size_t)i < t->next; i++) {
+		if (!extent_listed(r, t, i))
+			continue;
+		struct jw w;
+
+		if (n++)
+			fputc(',', f);
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		extent_json(&w, &t->ext[i], r->t->lbs);
+		jw_obj_close(&w);
 	}
-	fprintf(f, "},\"unwritten_blocks\":%llu,\"lat_ns\":{",
+	fprintf(f, "],\"bad_extents_total\":%llu,\"bad_extents_unlisted\":%llu,\"bad_blocks\":%llu",
+		(unsigned long long)(t->next + t->ext_dropped),
+		(unsigned long long)(t->next + t->ext_dropped - n),
+		(unsigned long long)(t->ext_blocks + t->ext_dropped_blocks));
+	fprintf(f, ",\"unwritten_blocks\":%llu,\"lat_ns\":{",
 		(unsigned long long)t->unwritten);
 	for (d = 0; d < DIX_DIR_NR; d++) {
 		const struct lat_hist *h = &t->lat[d];
@@ -222,6 +248,54 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 		exit_status_text(status));
 }
 
+/*
+ * The bad extents by kind, up to --max-report of each, then what was not
+ * listed: "bad extents: 2 (129 blocks)" and one line per extent.
+ */
+static void summary_extents(const struct dix_run *r,
+			    const struct dix_totals *t)
+{
+	uint64_t more = 0, more_blocks = 0;
+	char line[1024];
+	FILE *f = stdout;
+	size_t i;
+
+	if (!t->next && !t->ext_dropped)
+		return;
+	fprintf(f, "bad extents: %llu (%llu block%s)\n",
+		(unsigned long long)(t->next + t->ext_dropped),
+		(unsigned long long)(t->ext_blocks + t->ext_dropped_blocks),
+		t->ext_blocks + t->ext_dropped_blocks == 1 ? "" : "s");
+	for (i = 0; i < t->next; i++) {
+		const struct bad_extent *e = &t->ext[i];
+
+		if (extent_listed(r, t, i)) {
+			extent_describe(e, r->t->lbs, line, sizeof(line));
+			fprintf(f, "  %s\n", line);
+		} else {
+			more++;
+			more_blocks += e->count;
+		}
+		if (more && (i + 1 == t->next || t->ext[i + 1].kind != e->kind)) {
+			fprintf(f, "  %s: %llu more extent%s (%llu block%s) not listed (--max-report %llu)\n",
+				dix_errkind_name(e->kind),
+				(unsigned long long)more, more == 1 ? "" : "s",
+				(unsigned long long)more_blocks,
+				more_blocks == 1 ? "" : "s",
+				(unsigned long long)r->o->max_report);
+			more = more_blocks = 0;
+		}
+	}
+	if (t->ext_dropped)
+		fprintf(f, "  %llu more extents (%llu blocks) not kept: more than %u per job\n",
+			(unsigned long long)t->ext_dropped,
+			(unsigned long long)t->ext_dropped_blocks,
+			DIX_EXTENTS_MAX);
+	if (r->o->error_log)
+		fprintf(f, "every bad block: %s (--error-log)\n",
+			r->o->error_log);
+}
+
 static void summary_human(struct dix_run *r, const struct dix_totals *t,
 			  int status)
 {
@@ -255,14 +329,7 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 		fprintf(f, "%s%s %llu", k ? ", " : "", dix_errkind_name(k),
 			(unsigned long long)c->errors[k]);
 	fputs(")\n", f);
-	for (k = 0; k < DIX_ERR_NR; k++) {
-		if (!t->nfirst[k])
-			continue;
-		fprintf(f, "first %s error LBAs:", dix_errkind_name(k));
-		for (i = 0; i < t->nfirst[k]; i++)
-			fprintf(f, " %llu", (unsigned long long)t->first_lba[k][i]);
-		fputc('\n', f);
-	}
+	summary_extents(r, t);
 	if (t->unwritten && r->o->verify != VERIFY_OFF)
 		fprintf(f, "blocks read without a dixload header (never written): %llu\n",
 			(unsigned long long)t->unwritten);

@@ -9,6 +9,7 @@
 #ifndef DIX_REPORT_H
 #define DIX_REPORT_H
 
+#include "extent.h"
 #include "meter.h"
 #include "run.h"
 
@@ -16,16 +17,21 @@
  * struct dix_totals - what the summary reports, gathered after the load.
  * @c: counters summed over workers
  * @lat: latency per direction, merged over workers
- * @first_lba: first failing LBAs per error kind (merged)
- * @nfirst: entries in @first_lba per kind
+ * @ext: the bad extents of every worker, merged: by kind, then LBA
+ * @next: entries in @ext
+ * @ext_blocks: blocks in @ext
+ * @ext_dropped: extents the workers could not keep (DIX_EXTENTS_MAX)
+ * @ext_dropped_blocks: their blocks
  * @unwritten: blocks read without a dixload header
  * @elapsed: seconds from the start of the load to its end
  */
 struct dix_totals {
 	struct dix_counters c;
 	struct lat_hist lat[DIX_DIR_NR];
-	uint64_t first_lba[DIX_ERR_NR][DIX_FIRST_LBAS];
-	int nfirst[DIX_ERR_NR];
+	struct bad_extent *ext;
+	size_t next;
+	uint64_t ext_blocks;
+	uint64_t ext_dropped, ext_dropped_blocks;
 	uint64_t unwritten;
 	double elapsed;
 };

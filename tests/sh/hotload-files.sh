@@ -1,5 +1,5 @@
 #!/bin/sh
-# Scheduled --exec/--sysfs actions on a file target: events, exit 4 for a failed action, well-formed --plot naming each action at its marker, --log CSV rows, usage errors.
+# Scheduled --exec actions on a file target: events, exit 4 for a failed action, well-formed --plot naming each action at its marker, --log CSV rows, usage errors; --sysfs on a plain file is refused (tests/sh/sysfs-confined.sh has the rest).
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 
@@ -7,21 +7,21 @@ F=$WORK/f.img
 FLAG=$WORK/flag
 echo 1 > "$FLAG"
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --bs 16k --runtime 6 --interval 250 \
-	--exec 'echo broken >&2; exit 3'@1 --sysfs "$FLAG=0@3" \
+	--exec 'echo broken >&2; exit 3'@1 --exec "echo 0 > $FLAG@3" \
 	--plot "$WORK/p.svg" --log "$WORK/l.csv" --output-format json
 st=$?
 [ "$st" = 4 ] || fail "exit status $st, want 4: $(cat "$WORK/e")"
-[ "$(cat "$FLAG")" = 0 ] || fail "--sysfs did not write the file"
+[ "$(cat "$FLAG")" = 0 ] || fail "--exec did not write the file"
 
-python3 - "$WORK/o" "$WORK/p.svg" "$WORK/l.csv" <<'PY' || fail "checks failed"
+python3 - "$WORK/o" "$WORK/p.svg" "$WORK/l.csv" "$FLAG" <<'PY' || fail "checks failed"
 import csv, json, sys, xml.dom.minidom
 objs = [json.loads(l) for l in open(sys.argv[1])]
 ev = [o for o in objs if o["type"] == "event" and o["kind"] == "action"]
 ex = [e for e in ev if e["what"] == "exec 'echo broken >&2; exit 3'"]
-sy = [e for e in ev if e["what"].startswith("sysfs ")]
+sy = [e for e in ev if e["what"] == "exec 'echo 0 > %s'" % sys.argv[4]]
 assert len(ex) == 1 and ex[0]["ok"] is False and ex[0]["detail"] == "exit 3: broken", ex
 assert abs(ex[0]["t"] - 1) < 0.2, ex
-assert len(sy) == 1 and sy[0]["ok"] is True and sy[0]["detail"] == "was 1, now 0", sy
+assert len(sy) == 1 and sy[0]["ok"] is True and sy[0]["detail"] == "exit 0", sy
 assert abs(sy[0]["t"] - 3) < 0.2, sy
 s = objs[-1]
 assert s["exit"] == 4 and s["exit_text"] == "a scheduled action failed", s
@@ -37,7 +37,7 @@ for g in doc.getElementsByTagName("g"):
         txt = "".join(n.data for t in g.getElementsByTagName("text") for n in t.childNodes)
         marks[round(float(g.getAttribute("data-t")))] = txt
 assert marks.get(1) == "exec: echo broken >&2; exit 3 FAILED", marks
-assert marks.get(3) == "flag=0", marks
+assert marks.get(3) == ("exec: echo 0 > %s" % sys.argv[4])[:79], marks
 
 rows = list(csv.reader(open(sys.argv[3])))
 assert rows[0] == ["type", "t", "dt", "read_bps", "write_bps", "total_bps", "iops",
@@ -64,4 +64,9 @@ run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --runtime 2 --exec 'true@5'
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --runtime 2 --sysfs "$WORK/nope=1@1"
 [ $? = 1 ] && grep -q "No such file or directory" "$WORK/e" ||
 	fail "missing sysfs file: $(cat "$WORK/e")"
+# --sysfs writes only files under /sys: a plain file is refused, untouched
+run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --runtime 2 --sysfs "$FLAG=1@1"
+[ $? = 1 ] && grep -qF "$FLAG is not under /sys" "$WORK/e" ||
+	fail "--sysfs on a plain file not refused: $(cat "$WORK/e")"
+[ "$(cat "$FLAG")" = 0 ] || fail "the refused --sysfs wrote the file"
 exit 0

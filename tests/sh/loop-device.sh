@@ -25,5 +25,6 @@ sync
 echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
 run_dix "$WORK/o" "$WORK/e" --dev "$LOOP" --rw read --bs 64k --interval 0; st=$?
 [ $st -eq 3 ] || fail "corruption on loop: exit $st $(cat "$WORK/e")"
-grep -q "content changed at offset 4194304 (LBA 8192)" "$WORK/e" || fail "LBA 8192 not named"
+grep -q "^dixload: verify: LBA 8192: content changed at byte 64 of the block, expected 0x[0-9a-f]*, found 0x58$" "$WORK/e" ||
+	fail "LBA 8192 not named: $(cat "$WORK/e")"
 echo "loop device checks passed"

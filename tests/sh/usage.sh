@@ -26,6 +26,15 @@ expect1 "profile 'nosuch' not found" --dev "$F" --profile nosuch
 expect1 "unexpected argument 'stray'" --dev "$F" stray
 expect1 "unknown command 'frobnicate'" frobnicate
 
+# numbers in messages are named: the target's size is called its size
+truncate -s 17825792 "$WORK/17m.img" || hard "truncate"
+expect1 "--offset 17825792 is at or past the end of $WORK/17m.img: its size is 17825792 bytes" \
+	--dev "$WORK/17m.img" --rw read --offset 17825792
+expect1 "$WORK/17m.img: its size is 17825792 bytes, less than --offset + --size (18874368 bytes); a read run never extends a file" \
+	--dev "$WORK/17m.img" --rw read --size 18m
+expect1 "the region of $WORK/17m.img (65536 bytes from --offset 17760256) is smaller than --bs x --jobs (65536 x 2 bytes)" \
+	--dev "$WORK/17m.img" --rw read --offset 17760256 --jobs 2
+
 printf 'rw=randrw\nbs = 64k\nthis is not a setting\n' >"$WORK/bad.profile"
 expect1 "bad.profile:3: expected key=value, found 'this is not a setting'" \
 	--dev "$F" --size 1m --profile "$WORK/bad.profile"

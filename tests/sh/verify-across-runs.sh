@@ -1,5 +1,5 @@
 #!/bin/sh
-# A write run then a read run: corrupted and misplaced blocks are named with offset and LBA; exit 3.
+# A write run then a read run: corrupted and misplaced blocks are named with LBA, byte, expected and found; exit 3.
 . "$top_srcdir/tests/sh/lib.sh"
 
 F=$WORK/f.img
@@ -16,20 +16,25 @@ dd if="$F" of="$F" bs=512 skip=5 seek=2000 count=1 conv=notrunc status=none
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0; st=$?
 cat "$WORK/e"
 [ $st -eq 3 ] || fail "read over corrupted data exited $st, want 3"
-grep -q "content changed at offset 51200 (LBA 100): byte 200 expected 0x[0-9a-f]*, found 0xff" "$WORK/e" ||
-	fail "changed block not reported with offset/LBA/expected/found"
-grep -q "misplaced block at offset 1024000 (LBA 2000): expected header offset 1024000 (LBA 2000), found offset 2560 (LBA 5)" "$WORK/e" ||
+grep -q "^dixload: verify: LBA 100: content changed at byte 200 of the block, expected 0x[0-9a-f]*, found 0xff$" "$WORK/e" ||
+	fail "changed block not reported with LBA/byte/expected/found"
+grep -qx "dixload: verify: LBA 2000: misplaced, holds data written for LBA 5" "$WORK/e" ||
 	fail "misplaced block not reported"
 grep -q "verify 2," "$WORK/o" || fail "summary should count exactly 2 verify errors: $(cat "$WORK/o")"
-grep -q "^first verify error LBAs: \(100 2000\|2000 100\)$" "$WORK/o" || fail "first LBAs"
+grep -qx "bad extents: 2 (2 blocks)" "$WORK/o" || fail "summary: bad extents"
+grep -A2 "^bad extents:" "$WORK/o" | sed -n 2,3p | grep -c "^  verify: LBA \(100\|2000\): " | grep -qx 2 ||
+	fail "summary lists both blocks, by LBA: $(cat "$WORK/o")"
 
 # --verify strict also catches a block wiped to zeros (its header is gone)
 dd if=/dev/zero of="$F" bs=512 seek=3000 count=1 conv=notrunc status=none
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0 --verify strict; st=$?
 [ $st -eq 3 ] || fail "strict exited $st"
-grep -q "no dixload header at offset 1536000 (LBA 3000)" "$WORK/e" || fail "strict: wiped block"
+grep -qx "dixload: verify: LBA 3000: no dixload header (never written, or the header was destroyed)" "$WORK/e" ||
+	fail "strict: wiped block"
 # without strict the wiped block reads as never written: 2 errors, one unwritten block
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0; st=$?
+[ $st -eq 3 ] || fail "read without strict exited $st, want 3 (the two damaged blocks)"
+grep -q "verify 2," "$WORK/o" || fail "without strict: exactly the 2 damaged blocks count: $(cat "$WORK/o")"
 grep -q "never written): 1$" "$WORK/o" || fail "unwritten count: $(cat "$WORK/o")"
 echo "verification across runs passed"
 

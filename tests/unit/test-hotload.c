@@ -9,10 +9,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hotload.h"
@@ -22,7 +24,12 @@
 #include "util.h"
 #include "tap.h"
 
-static char scratch[64] = "/tmp/dixload-hotload-XXXXXX";
+/*
+ * A scratch directory stands in for /sys (dix_sysfs_root): @sysroot inside
+ * it, the sysfs-like file @scratch in @sysroot, and @outside next to it.
+ */
+static char scratchdir[64] = "/tmp/dixload-hotload-XXXXXX";
+static char sysroot[128], scratch[160], outside[160];
 
 /* actions_check() on one option; 0 or -EINVAL, the message in @err. */
 static int check1(const char *opt, const char *val, double runtime,
@@ -48,7 +55,7 @@ static int check1(const char *opt, const char *val, double runtime,
 
 static void test_check(void)
 {
-	char err[512], path[128];
+	char err[1024], path[256];
 
 	is_int(check1("hotload", "crct10dif_pclmul@10", 24, err, sizeof(err)), 0,
 	       "hotload MODULE@SEC accepted");
@@ -80,6 +87,12 @@ static void test_check(void)
 	       "sysfs missing file rejected");
 	ok(strstr(err, "/nonexistent/x: No such file or directory") != NULL,
 	   "missing file: strerror (%s)", err);
+	snprintf(path, sizeof(path), "%s=x@1", outside);
+	is_int(check1("sysfs", path, 24, err, sizeof(err)), -EINVAL,
+	       "sysfs file outside the sysfs root rejected");
+	ok(strstr(err, outside) && strstr(err, "is not under") &&
+	   strstr(err, "(for anything else use --exec)"),
+	   "outside: names the path and the rule (%s)", err);
 	is_int(check1("sysfs", "/tmp@1", 24, err, sizeof(err)), -EINVAL,
 	       "sysfs without =VALUE rejected");
 	ok(strstr(err, "no '=VALUE' (allowed: PATH=VALUE@SEC)") != NULL,
@@ -95,6 +108,78 @@ static void test_check(void)
 	       "command containing '@' accepted (split at the last)");
 	is_int(check1("exec", "@3", 24, err, sizeof(err)), -EINVAL,
 	       "empty command rejected");
+}
+
+/* sysfs_resolve(): realpath, then under the root; symlinks judged by target */
+static void test_resolve(void)
+{
+	char real[PATH_MAX], why[PATH_MAX + 512], p[256], q[300];
+	const char *call;
+	long n;
+
+	is_int(sysfs_resolve(scratch, sysroot, real, why, sizeof(why)), 0,
+	       "file under the root accepted");
+	ok(!strcmp(real + strlen(real) - 5, "/flag"), "resolved: %s", real);
+	is_int(sysfs_resolve(outside, sysroot, real, why, sizeof(why)), -EPERM,
+	       "file outside the root refused");
+	/* a link from outside into the root: judged by where it leads */
+	snprintf(p, sizeof(p), "%s/in-link", scratchdir);
+	ok(!symlink(scratch, p), "symlink to the root's file");
+	is_int(sysfs_resolve(p, sysroot, real, why, sizeof(why)), 0,
+	       "symlink leading under the root accepted");
+	/* a link inside the root that points out of it */
+	snprintf(p, sizeof(p), "%s/out-link", sysroot);
+	ok(!symlink(outside, p), "symlink in the root to outside");
+	is_int(sysfs_resolve(p, sysroot, real, why, sizeof(why)), -EPERM,
+	       "symlink in the root leading outside refused");
+	snprintf(q, sizeof(q), "%s leads to ", p);
+	ok(strstr(why, q) && strstr(why, "/outside, which is not under"),
+	   "names the link and where it leads (%s)", why);
+	/* '..' out of the root, and a sibling sharing the root's prefix */
+	snprintf(p, sizeof(p), "%s/../outside", sysroot);
+	is_int(sysfs_resolve(p, sysroot, real, why, sizeof(why)), -EPERM,
+	       "'..' out of the root refused");
+	snprintf(p, sizeof(p), "%sx", sysroot);
+	ok(!mkdir(p, 0755), "sibling directory %s", p);
+	snprintf(p, sizeof(p), "%sx/f", sysroot);
+	close(open(p, O_WRONLY | O_CREAT, 0644));
+	is_int(sysfs_resolve(p, sysroot, real, why, sizeof(why)), -EPERM,
+	       "a directory sharing the root's prefix is not under it");
+	is_int(sysfs_resolve(sysroot, sysroot, real, why, sizeof(why)), -EPERM,
+	       "the root itself is not a file under it");
+	snprintf(p, sizeof(p), "%s/dir", sysroot);
+	ok(!mkdir(p, 0755), "directory in the root");
+	is_int(sysfs_resolve(p, sysroot, real, why, sizeof(why)), -EINVAL,
+	       "directory refused");
+	ok(strstr(why, "is a directory") != NULL, "directory: says so (%s)", why);
+	/* the real root: /etc/passwd is never a --sysfs file */
+	is_int(sysfs_resolve("/etc/passwd", "/sys", real, why, sizeof(why)), -EPERM,
+	       "/etc/passwd refused under the real /sys rule");
+
+	/* sysfs_write(): echo VALUE > PATH, truncating */
+	{
+		int fd = open(outside, O_WRONLY | O_TRUNC);
+
+		ok(fd >= 0 && write(fd, "hello", 5) == 5, "file holds hello");
+		close(fd);
+	}
+	n = sysfs_write(outside, "J", &call);
+	is_int(n, 2, "one write of the value and a newline");
+	is_str(call, "write", "the write's result is returned");
+	{
+		char buf[16] = "";
+		int fd = open(outside, O_RDONLY);
+
+		ok(fd >= 0 && read(fd, buf, sizeof(buf)) == 2 && !memcmp(buf, "J\n", 2),
+		   "the file was truncated: it holds 'J\\n', not 'Jello'");
+		close(fd);
+	}
+	snprintf(p, sizeof(p), "%s/missing", sysroot);
+	is_int(sysfs_write(p, "1", &call), -ENOENT, "missing file: -ENOENT");
+	is_str(call, "open", "from open(2)");
+	snprintf(p, sizeof(p), "%s/out-link", sysroot);
+	is_int(sysfs_write(p, "1", &call), -ELOOP,
+	       "a symlink is never followed at write time (O_NOFOLLOW)");
 }
 
 /* The event whose what starts with @prefix and whose detail contains
@@ -123,10 +208,10 @@ static void test_control(void)
 	struct dix_target t;
 	struct dix_run r;
 	const struct dix_event *e;
-	char err[256], val[128], outpath[] = "/tmp/dixload-hotload-out-XXXXXX";
+	char err[256], val[256], outpath[] = "/tmp/dixload-hotload-out-XXXXXX";
 	char buf[8192];
 	double stop_took;
-	int fd, saved, n;
+	int fd, saved, n, started, had_state;
 
 	opts_init(&o);
 	opt_set(&o, "interval", "100", err, sizeof(err));
@@ -156,7 +241,8 @@ static void test_control(void)
 	saved = dup(1);
 	dup2(fd, 1);
 	r.t0 = dix_now();
-	n = control_start(&r);
+	started = control_start(&r);
+	had_state = r.ctl != NULL;
 	usleep(1200 * 1000);
 	stop_took = dix_now();
 	control_stop(&r);
@@ -165,21 +251,26 @@ static void test_control(void)
 	dup2(saved, 1);
 	close(saved);
 	lseek(fd, 0, SEEK_SET);
-	n = n ? n : (int)read(fd, buf, sizeof(buf) - 1);
+	n = (int)read(fd, buf, sizeof(buf) - 1);
 	buf[n > 0 ? n : 0] = '\0';
 	close(fd);
 	unlink(outpath);
 
-	ok(n > 0, "control thread started and printed events");
-	ok(r.ctl == NULL, "control_stop() released its state");
+	is_int(started, 0, "control thread started (0: started, 1: nothing to do)");
+	ok(n > 0, "event lines printed (%d bytes)", n);
+	ok(had_state && r.ctl == NULL,
+	   "control_start() set up its state and control_stop() released it");
 	ok(stop_took < 3.5, "stopped promptly (%.2f s, a 'sleep 30' killed)",
 	   stop_took);
 
 	e = find(&r, "sysfs ");
 	ok(e && e->ok == 1 && e->kind == EV_ACTION, "sysfs write ok");
 	ok(e && fabs(e->t - 0.3) < 0.1, "sysfs ran at 0.3 s (%.3f)", e ? e->t : -1);
-	ok(e && e->detail && !strcmp(e->detail, "was 1, now 0"),
-	   "sysfs detail: was 1, now 0");
+	ok(e && e->detail && !strcmp(e->detail, "was 1, now 0; write(2) returned 2"),
+	   "sysfs detail: before, after and what write(2) returned (%s)",
+	   e && e->detail ? e->detail : "-");
+	ok(e && e->json && strstr(e->json, "\"call\":\"write\",\"returned\":2"),
+	   "sysfs JSON: the call and its return (%s)", e && e->json ? e->json : "-");
 	read_sysfs_str(scratch, val, sizeof(val));
 	is_str(val, "0", "the file holds the new value");
 
@@ -190,7 +281,9 @@ static void test_control(void)
 	   e && e->detail ? e->detail : "-");
 	ok(e && fabs(e->t - 0.1) < 0.1, "exec ran at 0.1 s");
 	e = find2(&r, "exec 'true'", "exit 0");
-	ok(e && e->ok == 1 && e->duration >= 0, "exec true ok");
+	ok(e && e->ok == 1 && e->t < 0.1 && e->duration >= 0 && e->duration < 1,
+	   "exec true: ok, at 0 s, done within a second (%.3f s)",
+	   e ? e->duration : -1);
 	e = find(&r, "exec 'sleep 30'");
 	ok(e && e->ok == 0 && e->detail &&
 	   strstr(e->detail, "still running when the load ended"),
@@ -222,15 +315,27 @@ static void test_control(void)
 
 int main(void)
 {
-	int fd = mkstemp(scratch);
+	char cmd[200];
+	int fd;
 
+	if (!mkdtemp(scratchdir)) {
+		printf("Bail out! cannot create %s\n", scratchdir);
+		return 1;
+	}
+	snprintf(sysroot, sizeof(sysroot), "%s/sys", scratchdir);
+	snprintf(scratch, sizeof(scratch), "%s/flag", sysroot);
+	snprintf(outside, sizeof(outside), "%s/outside", scratchdir);
+	fd = mkdir(sysroot, 0755) ? -1 : open(scratch, O_WRONLY | O_CREAT, 0644);
 	if (fd < 0 || write(fd, "1\n", 2) != 2) {
 		printf("Bail out! cannot create %s\n", scratch);
 		return 1;
 	}
 	close(fd);
+	close(open(outside, O_WRONLY | O_CREAT, 0644));
+	dix_sysfs_root = sysroot;
 	test_check();
+	test_resolve();
 	test_control();
-	unlink(scratch);
-	return tap_done();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratchdir);
+	return system(cmd) ? 99 : tap_done();
 }

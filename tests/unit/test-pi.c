@@ -210,6 +210,40 @@ static void test_one(const struct pi_format *f)
 		pi_generate(f, b.data, b.meta, NR, &io);
 	}
 
+	/*
+	 * Each interval checked on its own (what the job does to name every
+	 * failing interval, not only the first): the LBA and the reference
+	 * tag of interval i (pi_ref_expected) make it agree with the
+	 * whole-buffer check.
+	 */
+	if (!pi_corrupt(f, b.data, b.meta, NR, 2, DIX_ERR_GUARD, &io, NULL) &&
+	    !pi_corrupt(f, b.data, b.meta, NR, 6, DIX_ERR_APP, &io, NULL)) {
+		unsigned int wrong = 0, failed = 0;
+
+		for (i = 0; i < NR; i++) {
+			struct pi_io one = io;
+
+			one.lba = io.lba + i;
+			one.ref = pi_ref_expected(f, &io, i);
+			memset(&fl, 0, sizeof(fl));
+			r = pi_verify(f, data_of(f, &b, i), meta_of(f, &b, i),
+				      1, &one, &fl);
+			if (r > 0)
+				failed |= 1u << i;
+			if (r > 0 && fl.lba != lba + i)
+				wrong++;
+			if ((i == 2 && fl.kind != DIX_ERR_GUARD) ||
+			    (i == 6 && fl.kind != DIX_ERR_APP))
+				wrong++;
+		}
+		ok(failed == ((1u << 2) | (1u << 6)) && !wrong,
+		   "  intervals checked one by one: exactly 2 (guard) and 6 (app) fail, at their LBAs (mask 0x%x)",
+		   failed);
+	} else {
+		ok(0, "  corrupting intervals 2 and 6");
+	}
+	pi_generate(f, b.data, b.meta, NR, &io);
+
 	/* changed data: a guard failure whose "found" is the stored guard */
 	pi_tuple_unpack(f->guard, pi_tuple_ptr(f, b.data, b.meta, 5), &t);
 	data_of(f, &b, 5)[100] ^= 0x40;

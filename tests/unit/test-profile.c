@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -27,16 +29,111 @@ static const char *write_file(const char *name, const char *text)
 
 static struct {
 	char dirs[8][256];
+	enum profile_origin from[8];
 	int n;
 	int stop_at;	/* return non-zero at this many directories, 0: never */
 } walk;
 
-static int walk_dir(const char *d, void *arg)
+static int walk_dir(const char *d, enum profile_origin from, void *arg)
 {
 	if (arg != &walk || walk.n >= 8)
 		return -1;
+	walk.from[walk.n] = from;
 	snprintf(walk.dirs[walk.n++], sizeof(walk.dirs[0]), "%s", d);
 	return walk.n == walk.stop_at ? walk.n : 0;
+}
+
+/* Actions are refused in profiles, naming file and line, for each kind. */
+static void test_actions(void)
+{
+	static const char *const keys[] = { "hotload", "unload", "sysfs", "exec" };
+	static const char *const vals[] = { "crct10dif_pclmul@3", "crct10dif_pclmul@9",
+		"/sys/block/sda/integrity/read_verify=0@5", "touch /tmp/pwned@0" };
+	struct dix_opts o;
+	char err[1024], text[256], want[1024];
+	const char *p;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(text, sizeof(text), "# a workload\nrw=randrw\n\n%s = %s\nbs=64k\n",
+			 keys[i], vals[i]);
+		p = write_file("act.profile", text);
+		opts_init(&o);
+		is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL,
+		       "a profile carrying an action is refused");
+		snprintf(want, sizeof(want),
+			 "%s:4: '%s' is an action: actions (hotload, unload, sysfs, exec) are accepted only on the command line, never from a profile; pass it there as --%s '%s'",
+			 p, keys[i], keys[i], vals[i]);
+		is_str(err, want, "the message names file, line, the key and the command-line form");
+		ok(o.hotload.n + o.unload.n + o.sysfs.n + o.exec.n == 0,
+		   "%s: nothing of the action was kept", keys[i]);
+		opts_free(&o);
+	}
+}
+
+/* Where the shipped profiles are: by the binary's location. */
+static void test_datadir(void)
+{
+	enum profile_origin from = PROFILE_FROM_ENV;
+	char exe[4200], want[4200], build[4096];
+	const char *d;
+
+	d = profile_datadir("/usr/bin/dixload", &from);
+	is_str(d, DIX_PROFILEDIR, "an installed binary: the installed data directory");
+	is_int(from, PROFILE_FROM_DATADIR, "... from the data directory");
+	d = profile_datadir(NULL, &from);
+	is_str(d, DIX_PROFILEDIR, "binary location unknown: the installed data directory");
+	if (!realpath(DIX_BUILDDIR, build)) {
+		ok(0, "realpath(%s)", DIX_BUILDDIR);
+		return;
+	}
+	snprintf(exe, sizeof(exe), "%s/dixload", build);
+	snprintf(want, sizeof(want), "%s/profiles", DIX_SRCDIR);
+	d = profile_datadir(exe, &from);
+	is_str(d, want, "the binary of this build tree: the source tree's profiles/");
+	is_int(from, PROFILE_FROM_BUILD, "... from the build tree");
+	snprintf(exe, sizeof(exe), "%s/tests/unit/test-profile", build);
+	d = profile_datadir(exe, &from);
+	is_str(d, DIX_PROFILEDIR, "another binary in the build tree: the installed directory");
+	snprintf(exe, sizeof(exe), "%s/dixload.copy", build);
+	d = profile_datadir(exe, &from);
+	is_str(d, DIX_PROFILEDIR, "a differently named binary: the installed directory");
+	is_str(profile_origin_name(PROFILE_FROM_ENV), "from $DIXLOAD_PROFILE_PATH",
+	       "origin words: environment");
+}
+
+/*
+ * A ./profiles/dif1.profile in the current directory (carrying exec=) is
+ * never found by name, and --list-profiles does not walk it.
+ */
+static void test_cwd_not_searched(void)
+{
+	char cwd[4096], path[4096];
+	const char *p;
+
+	ok(getcwd(cwd, sizeof(cwd)) != NULL, "getcwd");
+	snprintf(path, sizeof(path), "%s/profiles", dir);
+	mkdir(path, 0755);
+	p = write_file("profiles/planted.profile", "exec=touch /tmp/pwned@0\n");
+	ok(p != NULL, "planted ./profiles/planted.profile");
+	if (chdir(dir))
+		return;
+	unsetenv("DIXLOAD_PROFILE_PATH");
+	is_int(profile_find("planted", path, sizeof(path)), -ENOENT,
+	       "a profile in ./profiles is not found by name");
+	ok(!strstr(path, "./profiles") && !strstr(path, dir),
+	   "the directories searched do not include the current one: %s", path);
+	walk.n = 0;
+	walk.stop_at = 0;
+	profile_foreach_dir(walk_dir, &walk);
+	is_int(walk.n, 1, "without $DIXLOAD_PROFILE_PATH one directory is walked");
+	ok(walk.n == 1 && !strcmp(walk.dirs[0], DIX_PROFILEDIR) &&
+	   walk.from[0] == PROFILE_FROM_DATADIR,
+	   "... the data directory (%s)", walk.dirs[0]);
+	is_int(profile_find("./profiles/planted.profile", path, sizeof(path)), 0,
+	       "named as a path, a file in the current directory is used");
+	if (chdir(cwd))
+		ok(0, "chdir back");
 }
 
 int main(void)
@@ -52,12 +149,13 @@ int main(void)
 
 	opts_init(&o);
 	p = write_file("good.profile",
-		       "# a test profile\n[global]\n  rw = randwrite  \nbs=128k\n\n; comment\nhotload = m@3\n");
+		       "# a test profile\n[global]\n  rw = randwrite  \nbs=128k\n\n; comment\ninject = guard@7\n");
 	is_int(profile_load(p, &o, err, sizeof(err)), 0, "good profile loads");
 	is_int(o.rw, RW_RANDWRITE, "rw from profile");
 	is_int(o.bs, 131072, "bs from profile");
-	is_int(o.hotload.n, 1, "hotload from profile");
+	is_int(o.inject.n, 1, "a list option (inject) from profile");
 	opts_free(&o);
+	test_actions();
 
 	opts_init(&o);
 	p = write_file("bad1.profile", "rw=randrw\nthis line is wrong\n");
@@ -74,6 +172,15 @@ int main(void)
 	p = write_file("bad4.profile", "force=1\n");
 	is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL, "force not allowed in profiles");
 	ok(strstr(err, "only allowed on the command line") != NULL, "cli-only message: %s", err);
+	/* files dixload truncates as root: named on the command line only */
+	p = write_file("bad5.profile", "bs=4k\nerror-log=/etc/passwd\n");
+	is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL, "error-log not allowed in profiles");
+	ok(strstr(err, "bad5.profile:2: 'error-log' is only allowed on the command line") != NULL,
+	   "error-log: file, line and rule (%s)", err);
+	p = write_file("bad6.profile", "log=/etc/passwd\n");
+	is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL, "log not allowed in profiles");
+	p = write_file("bad7.profile", "plot=/etc/passwd\n");
+	is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL, "plot not allowed in profiles");
 	ok(profile_load("/nonexistent/x.profile", &o, err, sizeof(err)) == -ENOENT,
 	   "missing file is -ENOENT");
 	opts_free(&o);
@@ -92,10 +199,13 @@ int main(void)
 	walk.n = 0;
 	walk.stop_at = 0;
 	is_int(profile_foreach_dir(walk_dir, &walk), 0, "walk to the end returns 0");
-	ok(walk.n == 4 && !strcmp(walk.dirs[0], "./profiles") &&
-	   !strcmp(walk.dirs[1], "/d/one") && !strcmp(walk.dirs[2], "/d/two") &&
-	   !strcmp(walk.dirs[3], DIX_PROFILEDIR),
-	   "walk: ./profiles, the path in order, the data dir (%d dirs)", walk.n);
+	ok(walk.n == 3 && !strcmp(walk.dirs[0], "/d/one") &&
+	   !strcmp(walk.dirs[1], "/d/two") &&
+	   !strcmp(walk.dirs[2], DIX_PROFILEDIR),
+	   "walk: the path in order, then the data dir; never ./profiles (%d dirs)",
+	   walk.n);
+	ok(walk.from[0] == PROFILE_FROM_ENV && walk.from[1] == PROFILE_FROM_ENV &&
+	   walk.from[2] == PROFILE_FROM_DATADIR, "walk: each directory's origin");
 	walk.n = 0;
 	walk.stop_at = 2;
 	is_int(profile_foreach_dir(walk_dir, &walk), 2, "a non-zero return ends the walk");
@@ -109,10 +219,12 @@ int main(void)
 		walk.n = 0;
 		walk.stop_at = 0;
 		profile_foreach_dir(walk_dir, &walk);
-		ok(walk.n == 3 && !strcmp(walk.dirs[1], dir) &&
-		   !strcmp(walk.dirs[2], DIX_PROFILEDIR),
+		ok(walk.n == 2 && !strcmp(walk.dirs[0], dir) &&
+		   !strcmp(walk.dirs[1], DIX_PROFILEDIR),
 		   "duplicates walked once: %d dirs", walk.n);
 	}
+	test_datadir();
+	test_cwd_not_searched();
 	setenv("DIXLOAD_PROFILE_PATH", dir, 1);
 
 	/* every shipped profile parses and declares its format */

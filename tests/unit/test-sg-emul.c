@@ -294,6 +294,7 @@ static struct dix_io *run1(struct dix_eng_ctx *ctx, struct dix_io *io,
 	io->errkind = DIX_ERR_NR;
 	io->recovered = 0;
 	io->detail[0] = '\0';
+	io->status[0] = '\0';
 	if (engine_sg.queue(ctx, io) != DIX_Q_QUEUED)
 		return NULL;
 	if (engine_sg.commit(ctx))
@@ -395,6 +396,7 @@ static void test_type1(void)
 	ok(!strncmp(w.io.detail, "SCSI status Check Condition, Aborted Command: ", 46) &&
 	   strstr(w.io.detail, " (ASC 0x10 ASCQ 0x01) at LBA 35"),
 	   "bad guard: the sense decoded in the detail (%s)", w.io.detail);
+	is_str(w.io.status, "ASC 10/01", "bad guard: the status in short, for the check's name");
 	ok(emu.pi[32][0] == 0xff && emu.pi[35][0] == 0xff, "bad guard: nothing written");
 
 	gen(&f, &w, 32, 32);
@@ -402,6 +404,7 @@ static void test_type1(void)
 	run1(&ctx, &w.io, DIX_WRITE, 32);
 	ok(w.io.res == -EILSEQ && w.io.errkind == DIX_ERR_REF,
 	   "bad ref tag -> errkind ref (sense 0x10/3)");
+	is_str(w.io.status, "ASC 10/03", "bad ref tag: status ASC 10/03");
 
 	emu.check_app = 1;
 	gen(&f, &w, 32, 32);
@@ -426,6 +429,7 @@ static void test_type1(void)
 	   "RECOVERED ERROR sense: success with recovered set");
 	is_int(r.io.errkind, DIX_ERR_NR, "recovered: no error kind");
 	is_str(r.io.detail, "", "recovered: no failure detail");
+	is_str(r.io.status, "", "recovered: no failure status");
 	ok(!memcmp(r.data, emu.data[16], 8 * LBS), "recovered read: data delivered");
 
 	emu.medium_next = 1;

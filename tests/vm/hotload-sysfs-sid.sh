@@ -30,7 +30,7 @@ run2 = [json.loads(l) for l in lines[i:] if l.startswith('{"type"')]
 ev = [e for e in run1 if e["type"] == "event" and e["kind"] == "action"]
 if len(ev) != 1 or not ev[0]["ok"] or ev[0]["what"] != "sysfs /sys/block/sda/integrity/read_verify=0":
     fail("sysfs event: %s" % ev)
-if ev[0].get("detail") != "was 1, now 0":
+if ev[0].get("detail") != "was 1, now 0; write(2) returned 2" or ev[0].get("returned") != 2:
     fail("sysfs detail: %s" % ev[0].get("detail"))
 summ = [r for r in run1 if r["type"] == "summary"][0]
 tr = summ["transitions"]

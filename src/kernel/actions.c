@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * actions.c - the scheduled actions as the command line gives them
+ * (--hotload, --unload, --sysfs, --exec): parsing, checking, and the one
+ * confined sysfs write.
+ *
+ * Actions come from the command line only (profiles refuse them), and
+ * --sysfs writes only files under /sys: the path is resolved (symlinks
+ * followed) when the options are checked, and the resolved path is opened
+ * O_NOFOLLOW|O_TRUNC at the action's second, as 'echo VAL > PATH' would.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "hotload.h"
+#include "parse.h"
+#include "util.h"
+
+const struct act_info act_info[] = {
+	[ACT_LOAD] = { "hotload", "MODULE@SEC" },
+	[ACT_UNLOAD] = { "unload", "MODULE@SEC" },
+	[ACT_SYSFS] = { "sysfs", "PATH=VALUE@SEC" },
+	[ACT_EXEC] = { "exec", "'COMMAND'@SEC" },
+};
+
+static int module_name_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	/* the kernel's MODULE_NAME_LEN is 64 including the pointer-sized
+	 * tail of struct module's name field: 56 usable */
+	if (!n || n > 55)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return 0;
+	return 1;
+}
+
+void actions_free(struct action *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].arg);
+		free(v[i].value);
+		free(v[i].resolved);
+	}
+	free(v);
+}
+
+const char *dix_sysfs_root = "/sys";
+
+int sysfs_resolve(const char *path, const char *root, char *resolved,
+		  char *why, size_t len)
+{
+	char top[PATH_MAX];
+	struct stat st;
+	size_t n;
+	int e;
+
+	if (!realpath(root, top)) {
+		e = errno;
+		snprintf(why, len, "%s: %s", root, strerror(e));
+		return -e;
+	}
+	if (!realpath(path, resolved)) {
+		e = errno;
+		snprintf(why, len, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	n = strlen(top);
+	if (strncmp(resolved, top, n) || resolved[n] != '/') {
+		if (strcmp(path, resolved))
+			snprintf(why, len, "%s leads to %s, which is not under %s (for anything else use --exec)",
+				 path, resolved, root);
+		else
+			snprintf(why, len, "%s is not under %s (for anything else use --exec)",
+				 path, root);
+		return -EPERM;
+	}
+	if (stat(resolved, &st)) {
+		e = errno;
+		snprintf(why, len, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s is %s", path, S_ISDIR(st.st_mode) ?
+			 "a directory" : "not a regular file");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+long sysfs_write(const char *path, const char *value, const char **call)
+{
+	size_t n = strlen(value);
+	char *buf = xmalloc(n + 1);
+	ssize_t w;
+	int fd, e;
+
+	memcpy(buf, value, n);
+	buf[n] = '\n';
+	*call = "open";
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		e = errno;
+		free(buf);
+		return -e;
+	}
+	*call = "write";
+	w = write(fd, buf, n + 1);
+	e = errno;
+	free(buf);
+	if (w < 0) {
+		close(fd);
+		return -e;
+	}
+	/* sysfs reports some store errors only when the file is closed */
+	if (close(fd)) {
+		*call = "close";
+		return -errno;
+	}
+	return w;
+}
+
+/* Check and convert one "SPEC@SEC"; on failure write the reason. */
+static int parse_one(const struct dix_opts *o, int type, const char *s,
+		     struct action *a, char *err, size_t len)
+{
+	const char *opt = act_info[type].opt, *allowed = act_info[type].allowed;
+	char spec[4096], real[PATH_MAX], why[PATH_MAX + 512], *eq, *slash;
+	int e;
+
+	memset(a, 0, sizeof(*a));
+	a->type = type;
+	e = parse_at(s, spec, sizeof(spec), &a->at);
+	if (e == -ENAMETOOLONG) {
+		snprintf(err, len, "--%s '%.60s...': too long (allowed: %s)",
+			 opt, s, allowed);
+		return -EINVAL;
+	}
+	if (e) {
+		const char *at = strrchr(s, '@');
+
+		snprintf(err, len, "--%s '%s': %s (allowed: %s)", opt, s,
+			 !at ? "no '@SEC' giving the second of the run" :
+			 at == s ? "nothing before '@'" :
+			 "the time after '@' is not a number of seconds",
+			 allowed);
+		return -EINVAL;
+	}
+	if (o->runtime > 0 && a->at > o->runtime) {
+		snprintf(err, len, "--%s '%s': %g s is after the end of the run (--runtime %g) (allowed: %s with SEC <= runtime)",
+			 opt, s, a->at, o->runtime, allowed);
+		return -EINVAL;
+	}
+	switch (type) {
+	case ACT_LOAD:
+	case ACT_UNLOAD:
+		if (!module_name_ok(spec)) {
+			snprintf(err, len, "--%s '%s': '%s' is not a module name (letters, digits, '_' and '-', at most 55) (allowed: %s)",
+				 opt, s, spec, allowed);
+			return -EINVAL;
+		}
+		a->arg = xstrdup(spec);
+		break;
+	case ACT_SYSFS:
+		/* the value may hold '=', a sysfs path never does after its
+		 * last '/': split at the first '=' of the last component */
+		slash = strrchr(spec, '/');
+		eq = strchr(slash ? slash : spec, '=');
+		if (!eq) {
+			snprintf(err, len, "--%s '%s': no '=VALUE' (allowed: %s)",
+				 opt, s, allowed);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		if (spec[0] != '/') {
+			snprintf(err, len, "--%s '%s': '%s' is not an absolute path (allowed: %s)",
+				 opt, s, spec, allowed);
+			return -EINVAL;
+		}
+		if (!eq[1]) {
+			snprintf(err, len, "--%s '%s': empty VALUE (allowed: %s)",
+				 opt, s, allowed);
+			return -EINVAL;
+		}
+		if (sysfs_resolve(spec, dix_sysfs_root, real, why,
+				  sizeof(why))) {
+			snprintf(err, len, "--%s '%s': %s (allowed: %s with PATH a file under %s)",
+				 opt, s, why, allowed, dix_sysfs_root);
+			return -EINVAL;
+		}
+		a->arg = xstrdup(spec);
+		a->value = xstrdup(eq + 1);
+		a->resolved = xstrdup(real);
+		break;
+	case ACT_EXEC:
+		a->arg = xstrdup(spec);
+		break;
+	}
+	return 0;
+}
+
+int actions_parse(const struct dix_opts *o, struct action **out,
+			 int *nout, char *err, size_t len)
+{
+	const struct str_list *lists[] = {
+		[ACT_LOAD] = &o->hotload, [ACT_UNLOAD] = &o->unload,
+		[ACT_SYSFS] = &o->sysfs, [ACT_EXEC] = &o->exec,
+	};
+	struct action *v, tmp;
+	int n = 0, type, i, j;
+
+	v = xcalloc(o->hotload.n + o->unload.n + o->sysfs.n + o->exec.n + 1,
+		    sizeof(*v));
+	for (type = ACT_LOAD; type <= ACT_EXEC; type++) {
+		for (i = 0; i < lists[type]->n; i++) {
+			if (parse_one(o, type, lists[type]->v[i], &v[n], err,
+				      len)) {
+				actions_free(v, n);
+				return -EINVAL;
+			}
+			n++;
+		}
+	}
+	/* insertion sort: stable and n is tiny */
+	for (i = 1; i < n; i++) {
+		tmp = v[i];
+		for (j = i; j > 0 && v[j - 1].at > tmp.at; j--)
+			v[j] = v[j - 1];
+		v[j] = tmp;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+int actions_check(const struct dix_opts *o, char *err, size_t len)
+{
+	struct action *v;
+	int n;
+
+	if (actions_parse(o, &v, &n, err, len))
+		return -EINVAL;
+	actions_free(v, n);
+	return 0;
+}

@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * control.c - the control thread: it runs the scheduled actions at their
+ * second of the load and watches the kernel every interval.
+ *
+ * Timing: the thread sleeps in ppoll() on an eventfd until the next of
+ * (next action, next watch tick), both absolute CLOCK_MONOTONIC deadlines
+ * measured from the load's start, so a slow modprobe delays nothing that
+ * follows it by more than its own duration and the schedule never drifts;
+ * control_stop() writes the eventfd and the thread ends at once.
+ *
+ * --exec commands run in a thread of their own each, so a long command never
+ * delays the watch or a later action; a command still running when the load
+ * ends is terminated (SIGTERM to its process group, SIGKILL 2 s later) and
+ * its action counts as failed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "hotload.h"
+#include "json.h"
+#include "kwatch.h"
+#include "modules.h"
+#include "run.h"
+#include "child.h"
+#include "util.h"
+
+struct ctl;
+
+/*
+ * struct exec_job - one running --exec command.
+ * @started: dix_now() when it was started
+ * @pid: the shell's pid (also its process group) while it runs, else 0
+ * @killed: the end of the load terminated it
+ * @abandon: stop reading its stderr (something escaped the process group
+ *	and keeps the pipe open)
+ * @done: the event has been reported
+ */
+struct exec_job {
+	struct ctl *c;
+	const struct action *a;
+	pthread_t th;
+	double t;
+	double started;
+	pid_t pid;
+	int killed;
+	int abandon;
+	int done;
+};
+
+/*
+ * struct ctl - the control thread's state (run->ctl).
+ * @act/@nact: the actions in time order; @next: the first not yet run
+ * @stop_fd: eventfd written by control_stop()
+ * @tick: watch period in seconds
+ * @cur: the last kernel snapshot
+ * @lock: protects @jobs and the jobs' pid/killed/abandon/done fields
+ */
+struct ctl {
+	struct dix_run *r;
+	struct action *act;
+	int nact;
+	int next;
+	pthread_t th;
+	int stop_fd;
+	int stopping;
+	double tick;
+	struct kw_state cur;
+	const char *proc_root;
+	const char *sys_root;
+	pthread_mutex_t lock;
+	struct exec_job **jobs;
+	int njobs;
+};
+
+/* The target's block device name for module advice, or NULL. */
+static const char *target_dev(const struct ctl *c)
+{
+	return c->r->t && c->r->t->is_blk ? c->r->t->name : NULL;
+}
+
+/* --------------------------------------------------------------------- */
+/* events */
+
+static void event(struct ctl *c, int kind, double t, const char *what,
+		  int ok, double duration, const char *detail,
+		  const char *json, const char *label)
+{
+	struct dix_event ev = {
+		.t = t, .kind = kind, .what = (char *)what, .ok = ok,
+		.duration = duration, .detail = (char *)detail,
+		.json = (char *)json, .label = (char *)label,
+	};
+
+	run_event(c->r, &ev);
+}
+
+static void note(struct ctl *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void note(struct ctl *c, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	event(c, EV_NOTE, run_elapsed(c->r), buf, -1, -1, NULL, NULL, NULL);
+}
+
+static void names_text(FILE *f, char *const *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? ", " : "", v[i]);
+}
+
+/*
+ * Report what changed since the last snapshot: module loads nobody asked
+ * dixload for (@modules set), then every transform or driver selection
+ * change, each an event of its own.
+ */
+static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
+{
+	double t = run_elapsed(c->r);
+	int i;
+
+	if (modules && (d->nloaded || d->nunloaded)) {
+		char *what = NULL, *json, *json2 = NULL, *detail;
+		size_t len = 0;
+		FILE *f = open_memstream(&what, &len);
+
+		if (f) {
+			if (d->nloaded) {
+				fputs("modules loaded: ", f);
+				names_text(f, d->loaded, d->nloaded);
+			}
+			if (d->nunloaded) {
+				fputs(d->nloaded ? "; unloaded: " :
+				      "modules unloaded: ", f);
+				names_text(f, d->unloaded, d->nunloaded);
+			}
+			fclose(f);
+		}
+		json = kw_diff_json(d);
+		detail = kw_registered_text(d);
+		if (asprintf(&json2, ",\"change\":\"modules\"%s", json) < 0)
+			json2 = NULL;
+		event(c, EV_CHANGE, t, what ? what : "modules changed", -1, -1,
+		      detail, json2, NULL);
+		free(what);
+		free(json);
+		free(json2);
+		free(detail);
+	}
+	for (i = 0; i < d->nchanges; i++)
+		event(c, EV_CHANGE, t, d->changes[i].text, -1, -1, NULL,
+		      d->changes[i].json, d->changes[i].label);
+}
+
+/* Take a snapshot, diff it against the last one, keep it. */
+static void snapshot_diff(struct ctl *c, struct kw_diff *d)
+{
+	struct kw_state now;
+
+	kw_snapshot(&now, c->proc_root, c->sys_root);
+	kw_diff(&c->cur, &now, d);
+	kw_free(&c->cur);
+	c->cur = now;
+}
+
+/* --------------------------------------------------------------------- */
+/* actions */
+
+/* The event text of an action: "modprobe x", "sysfs /p=v", "exec 'cmd'". */
+static void action_what(const struct action *a, char *buf, size_t len)
+{
+	switch (a->type) {
+	case ACT_LOAD:
+	case ACT_UNLOAD:
+		snprintf(buf, len, "modprobe %s%s",
+			 a->type == ACT_UNLOAD ? "-r " : "", a->arg);
+		break;
+	case ACT_SYSFS:
+		snprintf(buf, len, "sysfs %s=%s", a->arg, a->value);
+		break;
+	default:
+		snprintf(buf, len, "exec '%s'", a->arg);
+	}
+}
+
+/* The event members of a module action: its name, then the kernel's diff. */
+static char *module_json(const char *name, const char *diff)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
+
+	if (!f)
+		return NULL;
+	jw_init_members(&w, f);
+	jw_str(&w, "module", name);
+	fputs(diff, f);
+	fclose(f);
+	return buf;
+}
+
+static void act_module(struct ctl *c, const struct action *a)
+{
+	int unload = a->type == ACT_UNLOAD;
+	char what[128], msg[1024] = "", name[KW_MOD_LEN], *extra = NULL;
+	char *json = NULL, *dj, *detail = NULL;
+	double t = run_elapsed(c->r), start = dix_now(), dur;
+	struct mod_env env = { target_dev(c), &c->cur };
+	struct kw_diff d;
+	int e;
+
+	action_what(a, what, sizeof(what));
+	kw_normalise(a->arg, name, sizeof(name));
+	if (unload)
+		e = mod_unload(&env, a->arg, msg, sizeof(msg), &extra);
+	else
+		e = mod_load(&env, a->arg, msg, sizeof(msg));
+	dur = dix_now() - start;
+	/* what the module registered is in /proc/crypto as soon as its
+	 * init returned; crc_t10dif's switch follows a moment later and is
+	 * caught by the next watch tick */
+	snapshot_diff(c, &d);
+	dj = kw_diff_json(&d);
+	json = module_json(name, dj);
+	if (!e) {
+		char *reg = kw_registered_text(&d);
+		char *mods = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&mods, &len);
+
+		if (f) {
+			if (d.nloaded > 1 || (d.nloaded == 1 &&
+					      strcmp(d.loaded[0], name))) {
+				fputs("; modules loaded: ", f);
+				names_text(f, d.loaded, d.nloaded);
+			}
+			if (extra)
+				fprintf(f, "; also removed unused %s", extra);
+			fclose(f);
+		}
+		if (asprintf(&detail, "%s%s", reg, mods ? mods : "") < 0)
+			detail = NULL;
+		free(reg);
+		free(mods);
+	}
+	event(c, EV_ACTION, t, what, !e, dur, e ? msg : detail, json, what);
+	emit_changes(c, &d, 0);
+	kw_diff_free(&d);
+	free(dj);
+	free(json);
+	free(detail);
+	free(extra);
+}
+
+/*
+ * The event says what the kernel returned: the bytes write(2) took, or the
+ * errno of the call that failed, by name and in words.
+ */
+static void act_sysfs(struct ctl *c, const struct action *a)
+{
+	char what[4200], label[200], before[256], after[256], detail[700];
+	char *json = NULL, name[32];
+	const char *base = strrchr(a->arg, '/'), *call;
+	size_t jlen = 0;
+	FILE *f;
+	double t = run_elapsed(c->r), start = dix_now(), dur;
+	long ret;
+	int had, ok;
+
+	action_what(a, what, sizeof(what));
+	snprintf(label, sizeof(label), "%s=%s", base ? base + 1 : a->arg,
+		 a->value);
+	had = read_sysfs_str(a->resolved, before, sizeof(before)) == 0;
+	ret = sysfs_write(a->resolved, a->value, &call);
+	dur = dix_now() - start;
+	ok = ret == (long)strlen(a->value) + 1;
+	if (ret < 0)
+		snprintf(detail, sizeof(detail), "%s(2) failed: %s (%s)", call,
+			 dix_errno_name(-ret, name, sizeof(name)),
+			 strerror(-ret));
+	else if (!ok)
+		snprintf(detail, sizeof(detail),
+			 "write(2) returned %ld: the kernel took %ld of the %zu bytes",
+			 ret, ret, strlen(a->value) + 1);
+	else if (had && read_sysfs_str(a->resolved, after, sizeof(after)) == 0)
+		snprintf(detail, sizeof(detail), "was %s, now %s; write(2) returned %ld",
+			 before, after, ret);
+	else
+		snprintf(detail, sizeof(detail), "write(2) returned %ld", ret);
+	/* JSON: where the path led, the call and what it returned */
+	f = open_memstream(&json, &jlen);
+	if (f) {
+		struct jw w;
+
+		jw_init_members(&w, f);
+		jw_str(&w, "resolved", a->resolved);
+		jw_str(&w, "call", call);
+		jw_int(&w, "returned", ret);
+		if (ret < 0)
+			jw_str(&w, "errno", dix_errno_name(-ret, name, sizeof(name)));
+		fclose(f);
+	}
+	event(c, EV_ACTION, t, what, ok, dur, detail, json, label);
+	free(json);
+}
+
+static void *exec_main(void *arg)
+{
+	struct exec_job *j = arg;
+	struct ctl *c = j->c;
+	char *argv[] = { "/bin/sh", "-c", j->a->arg, NULL };
+	char first[300], how[96], detail[600], label[80], what[4200];
+	double start = dix_now(), dur;
+	int fd = -1, st = 0, ok, killed;
+	pid_t pid;
+	siginfo_t si;
+
+	action_what(j->a, what, sizeof(what));
+	snprintf(label, sizeof(label), "exec: %s", j->a->arg);
+	pid = spawn_child(argv, &fd);
+	if (pid < 0) {
+		snprintf(detail, sizeof(detail), "cannot start /bin/sh: %s",
+			 strerror(-pid));
+		event(c, EV_ACTION, j->t, what, 0, dix_now() - start, detail,
+		      NULL, label);
+		goto out;
+	}
+	pthread_mutex_lock(&c->lock);
+	j->pid = pid;
+	pthread_mutex_unlock(&c->lock);
+	drain_stderr(fd, first, sizeof(first), 1, &j->abandon, &c->lock);
+	/* wait without reaping first: while the zombie exists its pid (and
+	 * group id) cannot be reused, so control_stop() may still signal it */
+	while (waitid(P_PID, pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&c->lock);
+	j->pid = 0;
+	killed = j->killed;
+	pthread_mutex_unlock(&c->lock);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	dur = dix_now() - start;
+	ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && !killed;
+	status_text(st, how, sizeof(how));
+	if (killed)
+		snprintf(detail, sizeof(detail), "still running when the load ended: %s",
+			 how);
+	else if (first[0])
+		snprintf(detail, sizeof(detail), "%s: %s", how, first);
+	else
+		snprintf(detail, sizeof(detail), "%s", how);
+	event(c, EV_ACTION, j->t, what, ok, dur, detail, NULL, label);
+out:
+	pthread_mutex_lock(&c->lock);
+	j->done = 1;
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+static void act_exec(struct ctl *c, const struct action *a)
+{
+	struct exec_job *j = xcalloc(1, sizeof(*j));
+	int e;
+
+	j->c = c;
+	j->a = a;
+	j->t = run_elapsed(c->r);
+	j->started = dix_now();
+	pthread_mutex_lock(&c->lock);
+	c->jobs = xrealloc(c->jobs, (c->njobs + 1) * sizeof(*c->jobs));
+	c->jobs[c->njobs++] = j;
+	e = pthread_create(&j->th, NULL, exec_main, j);
+	if (e) {
+		c->njobs--;
+		pthread_mutex_unlock(&c->lock);
+		free(j);
+		event(c, EV_ACTION, run_elapsed(c->r), a->arg, 0, 0,
+		      strerror(e), NULL, NULL);
+		return;
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void run_action(struct ctl *c, const struct action *a)
+{
+	switch (a->type) {
+	case ACT_LOAD:
+	case ACT_UNLOAD:
+		act_module(c, a);
+		break;
+	case ACT_SYSFS:
+		act_sysfs(c, a);
+		break;
+	case ACT_EXEC:
+		act_exec(c, a);
+		break;
+	}
+}
+
+/* --------------------------------------------------------------------- */
+/* the control thread */
+
+/* Sleep until @deadline (absolute); return 1 when asked to stop. */
+static int sleep_until(struct ctl *c, double deadline)
+{
+	struct pollfd pfd = { .fd = c->stop_fd, .events = POLLIN };
+	double left = deadline - dix_now();
+	struct timespec ts;
+
+	if (left < 0)
+		left = 0;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+	if (ppoll(&pfd, 1, &ts, NULL) > 0)
+		return 1;
+	return __atomic_load_n(&c->stopping, __ATOMIC_ACQUIRE);
+}
+
+static void watch_tick(struct ctl *c)
+{
+	struct kw_diff d;
+
+	snapshot_diff(c, &d);
+	emit_changes(c, &d, 1);
+	kw_diff_free(&d);
+}
+
+static void *ctl_main(void *arg)
+{
+	struct ctl *c = arg;
+	struct dix_run *r = c->r;
+	double tick = r->t0 + c->tick, end;
+
+	for (;;) {
+		double next = tick, now;
+
+		if (c->next < c->nact && r->t0 + c->act[c->next].at < next)
+			next = r->t0 + c->act[c->next].at;
+		if (sleep_until(c, next))
+			break;
+		now = dix_now();
+		while (c->next < c->nact && r->t0 + c->act[c->next].at <= now)
+			run_action(c, &c->act[c->next++]);
+		if (dix_now() >= tick) {
+			watch_tick(c);
+			/* missed ticks (a slow action) are skipped, not
+			 * bunched up */
+			now = dix_now();
+			while (tick <= now)
+				tick += c->tick;
+		}
+	}
+	/*
+	 * The load has ended.  Actions due by now (or within half a second:
+	 * "--exec ...@24" with --runtime 24 races the end) still run; later
+	 * ones never will, and say so - an experiment that did not happen
+	 * must not pass for one that did.
+	 */
+	end = run_elapsed(r);
+	while (c->next < c->nact) {
+		const struct action *a = &c->act[c->next++];
+		char what[4200], detail[160];
+
+		if (a->at <= end + 0.5) {
+			run_action(c, a);
+			continue;
+		}
+		action_what(a, what, sizeof(what));
+		snprintf(detail, sizeof(detail), "not run: the load ended at %.1f s, before %g s",
+			 end, a->at);
+		event(c, EV_ACTION, a->at, what, 0, -1, detail, NULL, NULL);
+	}
+	/* a last look: a change in the final interval still gets reported */
+	watch_tick(c);
+	return NULL;
+}
+
+/* Whether an action before @k loads or unloads module @n too. */
+static int earlier_same_module(const struct ctl *c, int k, const char *n)
+{
+	char m[KW_MOD_LEN];
+	int i;
+
+	for (i = 0; i < k; i++) {
+		if (c->act[i].type != ACT_LOAD && c->act[i].type != ACT_UNLOAD)
+			continue;
+		kw_normalise(c->act[i].arg, m, sizeof(m));
+		if (!strcmp(m, n))
+			return 1;
+	}
+	return 0;
+}
+
+/* Say at the start what would make an action pointless or doomed. */
+static void start_notes(struct ctl *c)
+{
+	struct mod_env env = { target_dev(c), &c->cur };
+	char msg[1024];
+	int i;
+
+	if (c->cur.have_transform)
+		note(c, "crc_t10dif transform: %s", c->cur.transform);
+	for (i = 0; i < c->nact; i++) {
+		const struct action *a = &c->act[i];
+		char n[KW_MOD_LEN], drv[KW_MOD_LEN];
+		int st, k;
+
+		if (a->type != ACT_LOAD && a->type != ACT_UNLOAD)
+			continue;
+		kw_normalise(a->arg, n, sizeof(n));
+		/* after an earlier load or unload of the same module the
+		 * state at start says nothing about this one */
+		if (earlier_same_module(c, i, n))
+			continue;
+		if (a->type == ACT_UNLOAD) {
+			if (kw_module_loaded(&c->cur, n) == 0)
+				note(c, "%s is not loaded: the unload at %g s will fail",
+				     a->arg, a->at);
+			continue;
+		}
+		/* crct10dif_pclmul provides driver crct10dif-pclmul */
+		for (k = 0; n[k] && k < (int)sizeof(drv) - 1; k++)
+			drv[k] = n[k] == '_' ? '-' : n[k];
+		drv[k] = '\0';
+		if (c->cur.have_transform && !strcmp(c->cur.transform, drv))
+			note(c, "crc_t10dif transform is already %s: loading %s cannot change the CRC",
+			     drv, a->arg);
+		if (kw_module_loaded(&c->cur, n) == 1) {
+			note(c, "%s is already loaded: there is no transition left to capture",
+			     a->arg);
+			continue;
+		}
+		st = mod_state(&env, a->arg, msg, sizeof(msg));
+		if (st == -ENOENT)
+			note(c, "%s; the hot-load at %g s will fail", msg, a->at);
+		else if (st == 1)
+			note(c, "%s: there is no transition left to capture", msg);
+		else if (st == 2)
+			note(c, "%s: there is nothing to load", msg);
+	}
+}
+
+int control_start(struct dix_run *r)
+{
+	struct ctl *c = xcalloc(1, sizeof(*c));
+	char err[1024];
+	int e;
+
+	c->r = r;
+	c->proc_root = "/proc";
+	c->sys_root = "/sys";
+	c->stop_fd = -1;
+	if (actions_parse(r->o, &c->act, &c->nact, err, sizeof(err))) {
+		/* actions_check() ran before the load: only a sysfs file
+		 * vanishing in between gets here */
+		dix_err("%s", err);
+		free(c);
+		return -EINVAL;
+	}
+	c->tick = r->o->interval_ms ? r->o->interval_ms / 1000.0 : 1.0;
+	pthread_mutex_init(&c->lock, NULL);
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->stop_fd < 0) {
+		e = -errno;
+		dix_err("cannot start the control thread: eventfd: %s",
+			strerror(-e));
+		goto fail;
+	}
+	kw_snapshot(&c->cur, c->proc_root, c->sys_root);
+	if (!c->nact && !c->cur.have_modules && !c->cur.have_crypto &&
+	    !c->cur.have_transform) {
+		/* nothing to run, nothing to watch */
+		e = 1;
+		goto fail;
+	}
+	r->ctl = c;
+	start_notes(c);
+	e = pthread_create(&c->th, NULL, ctl_main, c);
+	if (e) {
+		dix_err("cannot start the control thread: %s", strerror(e));
+		r->ctl = NULL;
+		e = -e;
+		goto fail;
+	}
+	return 0;
+fail:
+	if (c->stop_fd >= 0)
+		close(c->stop_fd);
+	kw_free(&c->cur);
+	actions_free(c->act, c->nact);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	return e;
+}
+
+/*
+ * Send @sig to the process group of every --exec command still running
+ * (@sig 0: none) and mark them killed; with @abandon, stop reading their
+ * stderr.  Return: the number of commands not finished yet.
+ */
+static int signal_jobs(struct ctl *c, int sig, int abandon)
+{
+	int i, running = 0;
+
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->njobs; i++) {
+		struct exec_job *j = c->jobs[i];
+
+		if (j->done)
+			continue;
+		running++;
+		if (sig && j->pid > 0) {
+			kill(-j->pid, sig);
+			j->killed = 1;
+		}
+		if (abandon)
+			j->abandon = 1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return running;
+}
+
+/* Wait up to @sec for the --exec commands to finish.  Return: 1 if done. */
+static int wait_jobs(struct ctl *c, double sec)
+{
+	double give_up = dix_now() + sec;
+
+	while (signal_jobs(c, 0, 0)) {
+		if (dix_now() >= give_up)
+			return 0;
+		usleep(20000);
+	}
+	return 1;
+}
+
+/* Seconds until the most recently started running command is 2 s old. */
+static double recent_grace(struct ctl *c)
+{
+	double g = 0, now = dix_now();
+	int i;
+
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->njobs; i++)
+		if (!c->jobs[i]->done && c->jobs[i]->started + 2 - now > g)
+			g = c->jobs[i]->started + 2 - now;
+	pthread_mutex_unlock(&c->lock);
+	return g;
+}
+
+void control_stop(struct dix_run *r)
+{
+	struct ctl *c = r->ctl;
+	uint64_t one = 1;
+	ssize_t n;
+	int i;
+
+	if (!c)
+		return;
+	__atomic_store_n(&c->stopping, 1, __ATOMIC_RELEASE);
+	n = write(c->stop_fd, &one, sizeof(one));
+	(void)n;
+	pthread_join(c->th, NULL);
+
+	/* a command started in the last 2 s (one due right at the end of
+	 * the run) gets those 2 s to finish; then commands still running get
+	 * TERM, then KILL, then nobody listens any more to whatever escaped
+	 * their process group and holds the pipe open */
+	wait_jobs(c, recent_grace(c));
+	if (signal_jobs(c, SIGTERM, 0) && !wait_jobs(c, 2)) {
+		signal_jobs(c, SIGKILL, 0);
+		if (!wait_jobs(c, 1))
+			signal_jobs(c, 0, 1);
+	}
+	for (i = 0; i < c->njobs; i++) {
+		pthread_join(c->jobs[i]->th, NULL);
+		free(c->jobs[i]);
+	}
+	free(c->jobs);
+	close(c->stop_fd);
+	kw_free(&c->cur);
+	actions_free(c->act, c->nact);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	r->ctl = NULL;
+}

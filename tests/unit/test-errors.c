@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test-errors.c - error text on I/O paths: EILSEQ is a failed integrity
+ * check, never glibc's "Invalid or incomplete multibyte or wide
+ * character"; errno names; the PI checks named in words.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "stats.h"
+#include "util.h"
+#include "tap.h"
+
+int main(void)
+{
+	char buf[32];
+
+	is_str(dix_io_strerror(EILSEQ), "integrity check failed (EILSEQ)",
+	       "EILSEQ on an I/O path: a failed integrity check");
+	ok(!strstr(dix_io_strerror(EILSEQ), "multibyte"),
+	   "never the character-encoding text");
+	is_str(dix_io_strerror(EIO), strerror(EIO), "other errnos: strerror's words");
+	is_str(dix_errno_name(EINVAL, buf, sizeof(buf)), "EINVAL", "EINVAL by name");
+	is_str(dix_errno_name(EILSEQ, buf, sizeof(buf)), "EILSEQ", "EILSEQ by name");
+	is_str(dix_errno_name(4095, buf, sizeof(buf)), "errno 4095",
+	       "an errno without a name: its number");
+
+	is_str(dix_errkind_check(DIX_ERR_GUARD), "guard check failed", "guard in words");
+	is_str(dix_errkind_check(DIX_ERR_APP), "app tag check failed", "app tag in words");
+	is_str(dix_errkind_check(DIX_ERR_REF), "ref tag check failed", "ref tag in words");
+	is_str(dix_errkind_check(DIX_ERR_UNKNOWN), "integrity check failed",
+	       "tag not known: integrity check");
+	ok(dix_errkind_check(DIX_ERR_IO) == NULL && dix_errkind_check(DIX_ERR_VERIFY) == NULL,
+	   "io and verify are no PI checks");
+	return tap_done();
+}
