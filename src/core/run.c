@@ -169,7 +169,11 @@ static void gather(struct dix_run *r, struct dix_totals *t)
 		lat_merge(&t->lat[DIX_READ], &wk->lat[DIX_READ]);
 		lat_merge(&t->lat[DIX_WRITE], &wk->lat[DIX_WRITE]);
 		t->unwritten += wk->unwritten;
-		memcpy(t->ext + t->next, wk->ext.v, wk->ext.n * sizeof(*t->ext));
+		/* a worker without errors has no array: memcpy() from NULL is
+		 * undefined even for 0 bytes (UBSan, sanitized file-meter.sh) */
+		if (wk->ext.n)
+			memcpy(t->ext + t->next, wk->ext.v,
+			       wk->ext.n * sizeof(*t->ext));
 		t->next += wk->ext.n;
 		t->ext_dropped += wk->ext.dropped;
 		t->ext_dropped_blocks += wk->ext.dropped_blocks;
