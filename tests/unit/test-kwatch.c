@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,15 @@ static void test_parser_rules(void)
 	       "a record without a driver: -EINVAL");
 	is_int(kw_parse_crypto("", &v, &n), 0, "empty text parses");
 	ok(n == 0, "to nothing");
+	free(v);
+
+	/* a priority beyond int is clamped (atoi() of it was undefined) */
+	kw_parse_crypto("name : a\ndriver : a-big\npriority : 99999999999\n\n"
+			"name : a\ndriver : a-small\npriority : -99999999999\n",
+			&v, &n);
+	ok(n == 2 && v[0].priority == INT_MAX && v[1].priority == INT_MIN,
+	   "priorities beyond int clamped (%d, %d)", n > 0 ? v[0].priority : 0,
+	   n > 1 ? v[1].priority : 0);
 	free(v);
 
 	/* old kernels print no selftest line: usable */
