@@ -165,14 +165,28 @@ static char *trim(char *s)
 int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 		 size_t errlen)
 {
-	char line[4096], why[512];
+	char *line = NULL, why[512];
+	size_t cap = 0;
+	ssize_t n;
 	int lineno = 0, ret = 0;
 
-	while (fgets(line, sizeof(line), f)) {
+	/*
+	 * getline(), not fgets() into a fixed buffer: that split a long line
+	 * and read its tail as a line of its own, so a long value could hide
+	 * a setting at its end.
+	 */
+	while ((n = getline(&line, &cap, f)) >= 0) {
 		char *raw, *s, *eq, *key, *val;
 		const struct dix_option *d;
 
 		lineno++;
+		if (n > PROFILE_LINE_MAX) {
+			snprintf(err, errlen,
+				 "%s:%d: line of %zd bytes, longer than %d",
+				 file, lineno, n, PROFILE_LINE_MAX);
+			ret = -EINVAL;
+			break;
+		}
 		raw = trim(line);
 		s = raw;
 		if (!*s || *s == '#' || *s == ';')
@@ -220,6 +234,7 @@ int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 			break;
 		}
 	}
+	free(line);
 	return ret;
 }
 

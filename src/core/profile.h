@@ -83,6 +83,9 @@ int profile_foreach_dir(int (*fn)(const char *dir, enum profile_origin from,
 int profile_load(const char *file, struct dix_opts *o, char *err,
 		 size_t errlen);
 
+/* The longest profile line accepted, newline included. */
+#define PROFILE_LINE_MAX 4096
+
 /**
  * profile_read() - apply the settings of a profile already open as @f: what
  * profile_load() does once the file is open (the fuzz target feeds it text
@@ -92,7 +95,8 @@ int profile_load(const char *file, struct dix_opts *o, char *err,
  * @o: options to set
  * @err: buffer for "FILE:LINE: reason: 'text'" on failure
  *
- * Return: 0; -EINVAL as profile_load().
+ * Return: 0; -EINVAL as profile_load(), or for a line longer than
+ * PROFILE_LINE_MAX.
  */
 int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 		 size_t errlen);
