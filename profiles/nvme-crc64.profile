@@ -7,3 +7,6 @@ bs = 16k
 iodepth = 8
 engine = libaio
 verify = on
+# write the whole device once first: never-written blocks skip the guard check
+# and make the "before" level drift (see --precondition in the README)
+precondition = on

@@ -16,6 +16,7 @@
 #include "hotload.h"
 #include "options.h"
 #include "parse.h"
+#include "precond.h"
 #include "probe.h"
 #include "profile.h"
 #include "run.h"
@@ -186,6 +187,19 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 	return 0;
 }
 
+/* Whether the command line gives --@name (so a profile's value lost). */
+static int cli_sets(int argc, char **argv, const char *name)
+{
+	size_t n = strlen(name);
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, n) &&
+		    (argv[i][2 + n] == '\0' || argv[i][2 + n] == '='))
+			return 1;
+	return 0;
+}
+
 /*
  * Settings precedence: table defaults < profile < command line.  The
  * command line is parsed twice: once to find --profile, once (after the
@@ -344,7 +358,8 @@ static int run_main(int argc, char **argv)
 
 	if (check_output_files(&o))
 		goto out;
-	write = rw_writes(o.rw);
+	/* auto never preconditions a read-only workload (precond.h) */
+	write = rw_writes(o.rw) || o.precondition == PRECOND_ON;
 	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
 		dix_err("refusing to write: %s", err);
 		goto out;
@@ -367,6 +382,8 @@ static int run_main(int argc, char **argv)
 	}
 
 	memset(&r, 0, sizeof(r));
+	precond_decide(&o, cli_sets(argc, argv, "precondition") ? NULL :
+		       o.profile, &t, eng, &r.pre);
 	r.o = &o;
 	r.t = &t;
 	r.eng = eng;

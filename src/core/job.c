@@ -14,6 +14,11 @@
  * counted, written to --error-log at once, and handed to the worker's
  * tracker, which prints it on stderr when it closes (up to --max-report
  * extents for the whole run).
+ *
+ * The same loop runs the preconditioning pass (precond.h): sequential
+ * writes of the plan's size over the worker's slice, the last one shorter
+ * when the slice ends first, with the headers and PI a load write carries.
+ * Its counters are the worker's own; run.c takes them out of the load's.
  */
 #include "config.h"
 
@@ -121,6 +126,10 @@ struct wctx {
 	size_t nint;		/* protection intervals per I/O */
 	struct inject inj;
 	unsigned int batch;	/* I/Os per submit system call */
+	uint64_t bs;		/* bytes per I/O (the last precondition
+				 * write of a slice may be shorter) */
+	int pre;		/* the preconditioning pass */
+	uint64_t pre_next;	/* its next offset */
 };
 
 static inline void cadd(uint64_t *p, uint64_t v)
@@ -267,7 +276,7 @@ static void verify_read(struct wctx *x, struct dix_io *io)
 		if (k == VF_OK)
 			continue;
 		if (k == VF_UNWRITTEN) {
-			x->w->unwritten++;
+			cadd(&x->w->c.unwritten, 1);
 			if (x->o->verify != VERIFY_STRICT)
 				continue;
 		}
@@ -533,6 +542,7 @@ static void submit(struct wctx *x, struct dix_io *io, int *queued)
  */
 static void pi_prepare(struct wctx *x, struct dix_io *io)
 {
+	size_t nint = io->len / x->pif.interval;
 	struct pi_io pio;
 	struct pi_fail what;
 	size_t idx;
@@ -541,14 +551,16 @@ static void pi_prepare(struct wctx *x, struct dix_io *io)
 	pi_io_init(&pio, &x->pif, io->offset / x->pif.interval);
 	io->ref = pio.ref;
 	io->app = pio.app;
+	io->meta_len = pi_meta_len(&x->pif, nint);
 	if (io->dir != DIX_WRITE)
 		return;
-	pi_generate(&x->pif, io->buf, io->meta, x->nint, &pio);
+	pi_generate(&x->pif, io->buf, io->meta, nint, &pio);
+	/* preconditioning writes carry no injected faults: x->inj is empty */
 	inj = inject_next(&x->inj, 1);
 	if (inj == DIX_ERR_NR)
 		return;
-	idx = rng_next(&x->g.rng) % x->nint;
-	if (pi_corrupt(&x->pif, io->buf, io->meta, x->nint, idx, inj, &pio,
+	idx = rng_next(&x->g.rng) % nint;
+	if (pi_corrupt(&x->pif, io->buf, io->meta, nint, idx, inj, &pio,
 		       &what))
 		return;
 	io->injected = inj;
@@ -570,6 +582,21 @@ static int commit_batch(struct wctx *x)
 	return r;
 }
 
+/*
+ * The largest pass-through transfer @t takes: max_hw_sectors_kb, and no
+ * more pages than max_segments (the pages of a 4 KiB-aligned user buffer
+ * need not be contiguous; one segment each at worst).  0: not known.
+ */
+static uint64_t pass_through_limit(const struct dix_target *t)
+{
+	uint64_t hw = (uint64_t)t->max_hw_sectors_kb * 1024;
+	uint64_t segs = (uint64_t)t->max_segments * 4096;
+
+	if (!hw || (segs && segs < hw))
+		return segs;
+	return hw;
+}
+
 static int worker_setup(struct wctx *x)
 {
 	struct dix_worker *w = x->w;
@@ -581,13 +608,18 @@ static int worker_setup(struct wctx *x)
 	x->lbs = x->r->t->lbs;
 	tracker_init(&w->ext, w->start / x->lbs, w->end / x->lbs,
 		     DIX_EXTENTS_MAX, extent_closed, x);
-	depth = (x->eng->flags & DIX_ENG_SYNC) ? 1 : o->iodepth;
+	x->pre = w->precond;
+	x->bs = x->pre ? x->r->pre.io_size : o->bs;
+	x->pre_next = w->start;
+	depth = (x->eng->flags & DIX_ENG_SYNC) ? 1 :
+		x->pre ? x->r->pre.iodepth : o->iodepth;
 	x->batch = o->iodepth_batch < depth ? o->iodepth_batch : depth;
 	x->ectx.fd = x->r->t->fd;
 	x->ectx.depth = depth;
 	x->ectx.lbs = x->lbs;
 	x->ectx.path = x->r->t->path;
 	x->ectx.pi_mode = o->pi;
+	x->ectx.max_xfer = pass_through_limit(x->r->t);
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {
@@ -598,18 +630,25 @@ static int worker_setup(struct wctx *x)
 			return r;
 		}
 	}
+	/* preconditioning's large writes within what the engine can carry */
+	if (x->pre && x->ectx.max_io && x->bs > x->ectx.max_io &&
+	    x->ectx.max_io >= x->lbs)
+		x->bs = x->ectx.max_io - x->ectx.max_io % x->lbs;
+	w->io_size = x->bs;
 	x->pi_app = o->pi == PI_APP;
 	if (x->pi_app) {
 		x->pif = x->ectx.pif;
 		x->pif.interleaved = false;	/* engines interleave on the wire */
-		if (pi_format_check(&x->pif) || o->bs % x->pif.interval) {
+		if (pi_format_check(&x->pif) || o->bs % x->pif.interval ||
+		    x->bs % x->pif.interval) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "engine %s: --pi app needs a PI-formatted target with a protection interval dividing --bs (%s)",
 				 x->eng->name, x->r->t->path);
 			return -EINVAL;
 		}
-		x->nint = o->bs / x->pif.interval;
-		if (w->id == 0) {
+		x->nint = x->bs / x->pif.interval;
+		/* the load's own setup reports it, at its time */
+		if (w->id == 0 && !x->pre) {
 			struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
 						.duration = -1 };
 			char desc[128], what[256];
@@ -622,20 +661,21 @@ static int worker_setup(struct wctx *x)
 			ev.what = what;
 			run_event(x->r, &ev);
 		}
-		if (inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
+		if (!x->pre &&
+		    inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
 			return -EINVAL;
 	}
 	x->ios = xcalloc(depth, sizeof(*x->ios));
 	x->free = xcalloc(depth, sizeof(*x->free));
 	align = x->lbs > 4096 ? x->lbs : 4096;
 	for (i = 0; i < depth; i++) {
-		if (posix_memalign(&x->ios[i].buf, align, o->bs)) {
+		if (posix_memalign(&x->ios[i].buf, align, x->bs)) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "out of memory for %u buffers of %llu bytes",
-				 depth, (unsigned long long)o->bs);
+				 depth, (unsigned long long)x->bs);
 			return -ENOMEM;
 		}
-		memset(x->ios[i].buf, 0, o->bs);
+		memset(x->ios[i].buf, 0, x->bs);
 		x->ios[i].idx = i;
 		x->ios[i].injected = DIX_ERR_NR;
 		if (x->pi_app) {
@@ -647,9 +687,10 @@ static int worker_setup(struct wctx *x)
 	/*
 	 * Track ranges when a read could see a write in flight (verified
 	 * data) or two writes to one block could be in flight (order
-	 * undefined).
+	 * undefined).  Preconditioning writes each block once: no overlap.
 	 */
-	x->track = rw_writes(o->rw) && (o->verify != VERIFY_OFF || depth > 1);
+	x->track = !x->pre && rw_writes(o->rw) &&
+		   (o->verify != VERIFY_OFF || depth > 1);
 	if (x->track && inflight_init(&x->fl, depth))
 		return -ENOMEM;
 	gen_init(&x->g, (w->end - w->start) / o->bs, rw_is_random(o->rw),
@@ -679,6 +720,8 @@ static void worker_teardown(struct wctx *x)
 
 static int pick_dir(struct wctx *x)
 {
+	if (x->pre)
+		return DIX_WRITE;
 	switch (x->o->rw) {
 	case RW_READ:
 	case RW_RANDREAD:
@@ -692,14 +735,38 @@ static int pick_dir(struct wctx *x)
 	}
 }
 
+/*
+ * The next I/O of the pass: its offset and length in *@off and *@len.
+ * Return: 0, or -1 when the slice has been covered (and no --runtime loop).
+ */
+static int next_block(struct wctx *x, uint64_t *off, uint32_t *len)
+{
+	int64_t b;
+
+	if (x->pre) {
+		if (x->pre_next >= x->w->end)
+			return -1;
+		*off = x->pre_next;
+		*len = x->w->end - *off < x->bs ? x->w->end - *off : x->bs;
+		x->pre_next += *len;
+		return 0;
+	}
+	b = gen_next(&x->g);
+	if (b < 0)
+		return -1;
+	*off = x->w->start + (uint64_t)b * x->bs;
+	*len = x->bs;
+	return 0;
+}
+
 void *worker_main(void *arg)
 {
 	struct dix_worker *w = arg;
 	struct wctx x = { .w = w, .r = w->run, .o = w->run->o,
 			  .eng = w->run->eng };
 	uint64_t pend_off = 0;
+	uint32_t pend_len = 0;
 	int have_pend = 0, pend_dir = 0, exhausted = 0, i, n;
-	uint64_t bs = x.o->bs;
 
 	w->err = worker_setup(&x);
 	if (w->err)
@@ -716,35 +783,33 @@ void *worker_main(void *arg)
 			struct dix_io *io;
 
 			if (!have_pend) {
-				int64_t b = gen_next(&x.g);
-
-				if (b < 0) {
+				if (next_block(&x, &pend_off, &pend_len)) {
 					exhausted = 1;
 					break;
 				}
-				pend_off = w->start + (uint64_t)b * bs;
 				pend_dir = pick_dir(&x);
 				have_pend = 1;
 			}
-			if (x.track && inflight_conflicts(&x.fl, pend_off, bs,
+			if (x.track && inflight_conflicts(&x.fl, pend_off,
+							  pend_len,
 							  pend_dir == DIX_WRITE))
 				break;	/* wait for the overlapping write */
 			io = x.free[--x.nfree];
 			x.inflight_n++;
 			have_pend = 0;
 			io->offset = pend_off;
-			io->len = bs;
+			io->len = pend_len;
 			io->dir = pend_dir;
 			io->retried = 0;
 			io->injected = DIX_ERR_NR;
 			if (io->dir == DIX_WRITE)
-				verify_fill(io->buf, bs, x.lbs, io->offset,
-					    x.o->seed, ++x.seq);
+				verify_fill(io->buf, io->len, x.lbs,
+					    io->offset, x.o->seed, ++x.seq);
 			if (x.pi_app)
 				pi_prepare(&x, io);
 			if (x.track)
-				inflight_add(&x.fl, io->idx, io->offset, bs,
-					     io->dir == DIX_WRITE);
+				inflight_add(&x.fl, io->idx, io->offset,
+					     io->len, io->dir == DIX_WRITE);
 			submit(&x, io, &queued);
 			/*
 			 * Submit every --iodepth-batch I/Os: one system call

@@ -31,7 +31,10 @@ struct dix_run;
  * @lat: completion latency per direction
  * @ext: the bad extents found (written by the worker only; read by
  *	run.c after the worker has been joined)
- * @unwritten: blocks read that carried no dixload header
+ * @precond: run the preconditioning pass (sequential writes of the
+ *	plan's size over the slice) instead of the load
+ * @io_size: bytes per I/O the worker used (preconditioning: the plan's
+ *	size, or less where the engine cannot carry it)
  * @done: the worker has finished (1) — read by the meter loop
  * @err: setup failure (negative errno), 0 otherwise
  * @errmsg: setup failure text
@@ -44,7 +47,8 @@ struct dix_worker {
 	struct dix_counters c;
 	struct lat_hist lat[DIX_DIR_NR];
 	struct extent_tracker ext;
-	uint64_t unwritten;
+	int precond;
+	uint64_t io_size;
 	int done;
 	int err;
 	char errmsg[512];

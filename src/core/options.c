@@ -21,71 +21,165 @@ const char *const rw_names[] = {
 const char *const verify_names[] = { "off", "on", "strict", NULL };
 const char *const format_names[] = { "human", "json", NULL };
 const char *const pi_names[] = { "kernel", "app", "off", NULL };
+const char *const precondition_names[] = { "auto", "on", "off", NULL };
 
 #define OFF(f)	((long)offsetof(struct dix_opts, f))
 
 const struct dix_option dix_options[] = {
-	{ "dev", OPT_STR, OFF(dev), NULL, NULL, 0, 0, OPT_CLI_ONLY, "PATH",
-	  "target: block device or regular file (created with --size)" },
-	{ "profile", OPT_STR, OFF(profile), NULL, NULL, 0, 0, OPT_CLI_ONLY,
-	  "NAME|FILE", "load settings from a profile (see --list-profiles)" },
-	{ "rw", OPT_ENUM, OFF(rw), "randrw", rw_names, 0, 0, 0, "MODE",
-	  "access pattern" },
-	{ "rwmixread", OPT_UINT, OFF(rwmixread), "50", NULL, 0, 100, 0, "PCT",
-	  "percentage of reads in rw/randrw" },
-	{ "bs", OPT_SIZE, OFF(bs), "64k", NULL, 512, 1ull << 30, 0, "SIZE",
-	  "I/O size: a power of two, a multiple of the logical block size" },
-	{ "iodepth", OPT_UINT, OFF(iodepth), "1", NULL, 1, 4096, 0, "N",
-	  "I/Os in flight per job (sync engine: always 1)" },
-	{ "iodepth-batch", OPT_UINT, OFF(iodepth_batch), "4", NULL, 1, 4096, 0,
-	  "N", "I/Os per submit call (larger: less CPU; smaller: an async device starts sooner)" },
-	{ "jobs", OPT_UINT, OFF(jobs), "1", NULL, 1, 256, 0, "N",
-	  "worker threads, each on its own slice of the region" },
-	{ "size", OPT_SIZE, OFF(size), "0", NULL, 0, 0, 0, "SIZE",
-	  "bytes of the region (default: to the end of the target)" },
-	{ "offset", OPT_SIZE, OFF(offset), "0", NULL, 0, 0, 0, "SIZE",
-	  "start of the region" },
-	{ "runtime", OPT_SECONDS, OFF(runtime), "0", NULL, 0, 0, 0, "SEC",
-	  "run this long, looping over the region (default: cover it once)" },
-	{ "engine", OPT_STR, OFF(engine), "libaio", NULL, 0, 0, 0, "NAME",
-	  "I/O engine (see ENGINES below)" },
-	{ "verify", OPT_ENUM, OFF(verify), "on", verify_names, 0, 0, 0, "MODE",
-	  "check block headers on reads; strict: every block read must have one" },
-	{ "interval", OPT_UINT, OFF(interval_ms), "1000", NULL, 0, 3600000, 0,
-	  "MS", "meter period in milliseconds (0: summary only)" },
-	{ "output-format", OPT_ENUM, OFF(format), "human", format_names, 0, 0,
-	  0, "FMT", "human meter lines or JSON lines" },
-	{ "seed", OPT_UINT, OFF(seed), NULL, NULL, 0, 0, 0, "N",
-	  "seed of data pattern and offsets (default: drawn at start)" },
-	{ "force", OPT_FLAG, OFF(force), NULL, NULL, 0, 0, OPT_CLI_ONLY, NULL,
-	  "write a device with a filesystem/partition/RAID signature or holders"
-	  " (never a mounted one or active swap)" },
-	{ "quiet", OPT_FLAG, OFF(quiet), NULL, NULL, 0, 0, 0, NULL,
-	  "no meter lines, only the start lines and the summary" },
-	{ "max-errors", OPT_UINT, OFF(max_errors), "0", NULL, 0, 0, 0, "N",
-	  "stop after N errors (default 0: never stop for errors)" },
-	{ "max-report", OPT_UINT, OFF(max_report), "100", NULL, 0, 0, 0, "N",
-	  "print and list at most N bad extents (then a count of the rest)" },
-	{ "error-log", OPT_STR, OFF(error_log), NULL, NULL, 0, 0, OPT_CLI_ONLY, "FILE",
-	  "write every bad block to FILE as a JSON line, as found" },
-	{ "pi-format", OPT_STR, OFF(pi_format), "any", NULL, 0, 0, 0, "FMT",
-	  "integrity format the target must show (e.g. T10-DIF-TYPE1-CRC), or any" },
-	{ "pi", OPT_ENUM, OFF(pi), "kernel", pi_names, 0, 0, 0, "MODE",
-	  "who generates/checks PI: the kernel block layer, dixload, or nobody" },
-	{ "inject", OPT_LIST, OFF(inject), NULL, NULL, 0, 0, 0, "KIND@N",
-	  "corrupt the guard|app|ref tag of every Nth write (repeatable)" },
-	{ "hotload", OPT_LIST, OFF(hotload), NULL, NULL, 0, 0, OPT_ACTION, "MODULE@SEC",
-	  "load a kernel module at second SEC of the run (repeatable)" },
-	{ "unload", OPT_LIST, OFF(unload), NULL, NULL, 0, 0, OPT_ACTION, "MODULE@SEC",
-	  "unload a kernel module at second SEC (repeatable)" },
-	{ "sysfs", OPT_LIST, OFF(sysfs), NULL, NULL, 0, 0, OPT_ACTION, "PATH=VAL@SEC",
-	  "write VAL to a sysfs file at second SEC (repeatable)" },
-	{ "exec", OPT_LIST, OFF(exec), NULL, NULL, 0, 0, OPT_ACTION, "'CMD'@SEC",
-	  "run a shell command at second SEC (repeatable)" },
-	{ "plot", OPT_STR, OFF(plot), NULL, NULL, 0, 0, OPT_CLI_ONLY, "FILE.svg",
-	  "write an SVG plot of throughput with event markers" },
-	{ "log", OPT_STR, OFF(log), NULL, NULL, 0, 0, OPT_CLI_ONLY, "FILE.csv",
-	  "write per-interval samples and events as CSV" },
+	{
+		.name = "dev", .type = OPT_STR, .off = OFF(dev),
+		.flags = OPT_CLI_ONLY, .metavar = "PATH",
+		.help = "target: block device or regular file (created with --size)",
+	},
+	{
+		.name = "profile", .type = OPT_STR, .off = OFF(profile),
+		.flags = OPT_CLI_ONLY, .metavar = "NAME|FILE",
+		.help = "load settings from a profile (see --list-profiles)",
+	},
+	{
+		.name = "rw", .type = OPT_ENUM, .off = OFF(rw),
+		.def = "randrw", .allowed = rw_names, .metavar = "MODE",
+		.help = "access pattern",
+	},
+	{
+		.name = "rwmixread", .type = OPT_UINT, .off = OFF(rwmixread),
+		.def = "50", .max = 100, .metavar = "PCT",
+		.help = "percentage of reads in rw/randrw",
+	},
+	{
+		.name = "bs", .type = OPT_SIZE, .off = OFF(bs),
+		.def = "64k", .min = 512, .max = 1ull << 30, .metavar = "SIZE",
+		.help = "I/O size: a power of two, a multiple of the logical block size",
+	},
+	{
+		.name = "iodepth", .type = OPT_UINT, .off = OFF(iodepth),
+		.def = "1", .min = 1, .max = 4096, .metavar = "N",
+		.help = "I/Os in flight per job (sync engine: always 1)",
+	},
+	{
+		.name = "iodepth-batch", .type = OPT_UINT, .off = OFF(iodepth_batch),
+		.def = "4", .min = 1, .max = 4096, .metavar = "N",
+		.help = "I/Os per submit call (larger: less CPU; smaller: an async device starts sooner)",
+	},
+	{
+		.name = "jobs", .type = OPT_UINT, .off = OFF(jobs),
+		.def = "1", .min = 1, .max = 256, .metavar = "N",
+		.help = "worker threads, each on its own slice of the region",
+	},
+	{
+		.name = "size", .type = OPT_SIZE, .off = OFF(size),
+		.def = "0", .metavar = "SIZE",
+		.help = "bytes of the region (default: to the end of the target)",
+	},
+	{
+		.name = "offset", .type = OPT_SIZE, .off = OFF(offset),
+		.def = "0", .metavar = "SIZE",
+		.help = "start of the region",
+	},
+	{
+		.name = "runtime", .type = OPT_SECONDS, .off = OFF(runtime),
+		.def = "0", .metavar = "SEC",
+		.help = "run this long, looping over the region (default: cover it once)",
+	},
+	{
+		.name = "engine", .type = OPT_STR, .off = OFF(engine),
+		.def = "libaio", .metavar = "NAME",
+		.help = "I/O engine (see ENGINES below)",
+	},
+	{
+		.name = "verify", .type = OPT_ENUM, .off = OFF(verify),
+		.def = "on", .allowed = verify_names, .metavar = "MODE",
+		.help = "check block headers on reads; strict: every block read must have one",
+	},
+	{
+		.name = "interval", .type = OPT_UINT, .off = OFF(interval_ms),
+		.def = "1000", .max = 3600000, .metavar = "MS",
+		.help = "meter period in milliseconds (0: summary only)",
+	},
+	{
+		.name = "output-format", .type = OPT_ENUM, .off = OFF(format),
+		.def = "human", .allowed = format_names, .metavar = "FMT",
+		.help = "human meter lines or JSON lines",
+	},
+	{
+		.name = "seed", .type = OPT_UINT, .off = OFF(seed),
+		.metavar = "N",
+		.help = "seed of data pattern and offsets (default: drawn at start)",
+	},
+	{
+		.name = "force", .type = OPT_FLAG, .off = OFF(force),
+		.flags = OPT_CLI_ONLY,
+		.help = "write a device with a filesystem/partition/RAID signature or holders (never a mounted one or active swap)",
+	},
+	{
+		.name = "quiet", .type = OPT_FLAG, .off = OFF(quiet),
+		.help = "no meter lines, only the start lines and the summary",
+	},
+	{
+		.name = "max-errors", .type = OPT_UINT, .off = OFF(max_errors),
+		.def = "0", .metavar = "N",
+		.help = "stop after N errors (default 0: never stop for errors)",
+	},
+	{
+		.name = "max-report", .type = OPT_UINT, .off = OFF(max_report),
+		.def = "100", .metavar = "N",
+		.help = "print and list at most N bad extents (then a count of the rest)",
+	},
+	{
+		.name = "error-log", .type = OPT_STR, .off = OFF(error_log),
+		.flags = OPT_CLI_ONLY, .metavar = "FILE",
+		.help = "write every bad block to FILE as a JSON line, as found",
+	},
+	{
+		.name = "pi-format", .type = OPT_STR, .off = OFF(pi_format),
+		.def = "any", .metavar = "FMT",
+		.help = "integrity format the target must show (e.g. T10-DIF-TYPE1-CRC), or any",
+	},
+	{
+		.name = "pi", .type = OPT_ENUM, .off = OFF(pi),
+		.def = "kernel", .allowed = pi_names, .metavar = "MODE",
+		.help = "who generates/checks PI: the kernel block layer, dixload, or nobody",
+	},
+	{
+		.name = "inject", .type = OPT_LIST, .off = OFF(inject),
+		.metavar = "KIND@N",
+		.help = "corrupt the guard|app|ref tag of every Nth write (repeatable)",
+	},
+	{
+		.name = "hotload", .type = OPT_LIST, .off = OFF(hotload),
+		.flags = OPT_ACTION, .metavar = "MODULE@SEC",
+		.help = "load a kernel module at second SEC of the run (repeatable)",
+	},
+	{
+		.name = "unload", .type = OPT_LIST, .off = OFF(unload),
+		.flags = OPT_ACTION, .metavar = "MODULE@SEC",
+		.help = "unload a kernel module at second SEC (repeatable)",
+	},
+	{
+		.name = "sysfs", .type = OPT_LIST, .off = OFF(sysfs),
+		.flags = OPT_ACTION, .metavar = "PATH=VAL@SEC",
+		.help = "write VAL to a sysfs file at second SEC (repeatable)",
+	},
+	{
+		.name = "exec", .type = OPT_LIST, .off = OFF(exec),
+		.flags = OPT_ACTION, .metavar = "'CMD'@SEC",
+		.help = "run a shell command at second SEC (repeatable)",
+	},
+	{
+		.name = "plot", .type = OPT_STR, .off = OFF(plot),
+		.flags = OPT_CLI_ONLY, .metavar = "FILE.svg",
+		.help = "write an SVG plot of throughput with event markers",
+	},
+	{
+		.name = "log", .type = OPT_STR, .off = OFF(log),
+		.flags = OPT_CLI_ONLY, .metavar = "FILE.csv",
+		.help = "write per-interval samples and events as CSV",
+	},
+	{
+		.name = "precondition", .type = OPT_ENUM, .off = OFF(precondition),
+		.def = "auto", .allowed = precondition_names, .metavar = "MODE",
+		.help = "write the region once (1 MiB sequential) before the load; auto: when it reads a PI target",
+	},
 	{ .name = NULL },
 };
 
@@ -316,13 +410,13 @@ static const char *opt_value(const struct dix_opts *o,
 	return NULL;
 }
 
-/* The settings as JSON members: numbers as numbers, sizes in bytes. */
-static void opts_json(struct jw *w, const struct dix_opts *o)
+void opts_json(struct jw *w, const char *key, const struct dix_opts *o)
 {
 	const struct dix_option *d;
 	char buf[64];
 	int i;
 
+	jw_obj_open(w, key);
 	for (d = dix_options; d->name; d++) {
 		const void *field = (const char *)o + d->off;
 		const char *v = opt_value(o, d, buf, sizeof(buf));
@@ -355,21 +449,15 @@ static void opts_json(struct jw *w, const struct dix_opts *o)
 			jw_str(w, d->name, v);
 		}
 	}
+	jw_obj_close(w);
 }
 
-void opts_print_effective(FILE *f, const struct dix_opts *o, int json)
+void opts_print_effective(FILE *f, const struct dix_opts *o)
 {
 	const struct dix_option *d;
 	char buf[64];
 	int first = 1, i;
 
-	if (json) {
-		struct jw w;
-
-		jw_init(&w, f);
-		opts_json(&w, o);
-		return;
-	}
 	for (d = dix_options; d->name; d++) {
 		const char *v = opt_value(o, d, buf, sizeof(buf));
 

@@ -21,6 +21,7 @@ enum rw_mode {
 enum out_format { OUT_HUMAN, OUT_JSON };
 enum verify_mode { VERIFY_OFF, VERIFY_ON, VERIFY_STRICT };
 enum pi_mode { PI_KERNEL, PI_APP, PI_OFF };
+enum precond_mode { PRECOND_AUTO, PRECOND_ON, PRECOND_OFF };
 
 /* A repeatable option ("--hotload a@1 --hotload b@2"): values in order. */
 struct str_list {
@@ -59,6 +60,8 @@ struct str_list {
  * @hotload/@unload/@sysfs/@exec: scheduled actions ("SPEC@SEC")
  * @plot: SVG file to write at the end
  * @log: CSV file of per-interval samples and events
+ * @precondition: write the whole region once before the load (auto, on,
+ *	off; see precond.h)
  */
 struct dix_opts {
 	char *dev;
@@ -92,6 +95,7 @@ struct dix_opts {
 	struct str_list exec;
 	char *plot;
 	char *log;
+	int precondition;
 };
 
 enum opt_type {
@@ -167,16 +171,23 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
 /** opts_print_help() - the option table as --help text. */
 void opts_print_help(FILE *f);
 
+struct jw;
+
+/** opts_print_effective() - the effective settings as one "name=value ..." line. */
+void opts_print_effective(FILE *f, const struct dix_opts *o);
+
 /**
- * opts_print_effective() - the effective settings as one "name=value ..."
- * line (@json = 0) or as the members of a JSON object (@json = 1).
+ * opts_json() - the effective settings as the JSON object member @key:
+ * numbers as numbers (sizes in bytes), enums and strings as strings, lists
+ * as arrays; unset options are left out.
  */
-void opts_print_effective(FILE *f, const struct dix_opts *o, int json);
+void opts_json(struct jw *w, const char *key, const struct dix_opts *o);
 
 extern const char *const rw_names[];
 extern const char *const verify_names[];
 extern const char *const format_names[];
 extern const char *const pi_names[];
+extern const char *const precondition_names[];
 
 static inline int rw_is_random(int rw)
 {

@@ -6,6 +6,11 @@
  * The meter thread (main) sleeps in ppoll() on an eventfd until the next
  * deadline; workers finishing and signal handlers write the eventfd, so the
  * run ends promptly instead of at the next tick.
+ *
+ * Preconditioning (precond.h) comes first, with the same workers and the
+ * same stop handling; the run's clock (t = 0, --runtime, the times of
+ * scheduled actions) starts only after it, and its I/O is taken out of the
+ * counters the meter and the summary read.
  */
 #include "config.h"
 
@@ -100,6 +105,12 @@ void run_event(struct dix_run *r, const struct dix_event *ev)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/* The control thread's event sink: events go into the run. */
+static void emit_event(void *ctx, const struct dix_event *ev)
+{
+	run_event(ctx, ev);
+}
+
 static void sum_counters(struct dix_run *r, struct dix_counters *c)
 {
 	int i;
@@ -168,7 +179,6 @@ static void gather(struct dix_run *r, struct dix_totals *t)
 
 		lat_merge(&t->lat[DIX_READ], &wk->lat[DIX_READ]);
 		lat_merge(&t->lat[DIX_WRITE], &wk->lat[DIX_WRITE]);
-		t->unwritten += wk->unwritten;
 		/* a worker without errors has no array: memcpy() from NULL is
 		 * undefined even for 0 bytes (UBSan, sanitized file-meter.sh) */
 		if (wk->ext.n)
@@ -183,6 +193,7 @@ static void gather(struct dix_run *r, struct dix_totals *t)
 	t->next = extents_merge(t->ext, t->next);
 	for (i = 0; i < t->next; i++)
 		t->ext_blocks += t->ext[i].count;
+	t->unwritten = t->c.unwritten;
 	t->elapsed = r->t_end - r->t0;
 }
 
@@ -246,6 +257,117 @@ static int exit_status(struct dix_run *r, const struct dix_totals *t,
 	return DIX_EXIT_OK;
 }
 
+/* Setup failures of workers (printed); 1 when one never did any I/O. */
+static int worker_failures(struct dix_run *r)
+{
+	int i, failed = 0;
+
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		if (w->err) {
+			dix_err("job %d: %s", w->id, w->errmsg);
+			if (!w->c.ops[0] && !w->c.ops[1])
+				failed = 1;
+		}
+	}
+	return failed;
+}
+
+/* Start every worker; on failure stop the ones started (returns -1). */
+static int start_workers(struct dix_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++) {
+		int e = pthread_create(&r->workers[i].th, NULL, worker_main,
+				       &r->workers[i]);
+
+		if (e) {
+			dix_err("cannot start worker %d: %s", i, strerror(e));
+			r->nworkers = i;
+			run_request_stop(r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Write the region once (precond.h) with the workers in their
+ * preconditioning pass; progress on a terminal every half second.  Then
+ * clear every worker's counters, so the load starts from zero.
+ * @pre_tot: the pass's own totals (its errors decide the exit status when
+ *	the load does not start; then the caller frees them)
+ * Return: 0 when the load may start; 1 when it must not: stopped (signal,
+ * --max-errors), an error, or a worker that could not run.
+ */
+static int precondition(struct dix_run *r, struct dix_totals *pre_tot,
+			int *setup_failed)
+{
+	struct precond_result *res = &r->pres;
+	int tty = !r->o->quiet && isatty(STDERR_FILENO);
+	double start = dix_now(), show = start + 0.5;
+	int i, stopped;
+
+	res->ran = 1;
+	for (i = 0; i < r->nworkers; i++) {
+		r->workers[i].precond = 1;
+		res->region += r->workers[i].end - r->workers[i].start;
+	}
+	if (start_workers(r))
+		*setup_failed = 1;
+	while (!all_done(r) && !__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+		double now = dix_now();
+
+		if (tty && now >= show) {
+			struct dix_counters c;
+
+			sum_counters(r, &c);
+			report_precondition_progress(r, c.bytes[DIX_WRITE],
+						     now - start);
+			while (show <= now)
+				show += 0.5;
+		}
+		wait_until(r, tty ? show : now + 3600);
+	}
+	for (i = 0; i < r->nworkers; i++)
+		pthread_join(r->workers[i].th, NULL);
+	stopped = __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
+	if (worker_failures(r))
+		*setup_failed = 1;
+	r->t0 = start;
+	r->t_end = dix_now();
+	gather(r, pre_tot);
+	res->seconds = pre_tot->elapsed;
+	res->bytes = pre_tot->c.bytes[DIX_WRITE];
+	res->errors = counters_errors(&pre_tot->c);
+	res->io_size = r->pre.io_size;
+	for (i = 0; i < r->nworkers; i++)
+		if (r->workers[i].io_size && r->workers[i].io_size < res->io_size)
+			res->io_size = r->workers[i].io_size;
+	res->complete = res->bytes == res->region && !res->errors &&
+			!*setup_failed;
+	pthread_mutex_lock(&r->lock);
+	if (tty)
+		report_precondition_progress(r, 0, -1);	/* clear the line */
+	report_precondition(r);
+	pthread_mutex_unlock(&r->lock);
+	if (!res->complete || stopped || *setup_failed)
+		return 1;
+	totals_free(pre_tot);
+	/* gather() took the (empty) extent lists; the rest starts anew */
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		memset(&w->c, 0, sizeof(w->c));
+		memset(w->lat, 0, sizeof(w->lat));
+		w->precond = 0;
+		w->done = 0;
+	}
+	return 0;
+}
+
 int run_load(struct dix_run *r)
 {
 	const struct dix_opts *o = r->o;
@@ -279,27 +401,39 @@ int run_load(struct dix_run *r)
 
 	install_signals(r);
 	report_start(r);
+	if (r->pre.on) {
+		struct dix_totals pre_tot;
+
+		if (precondition(r, &pre_tot, &setup_failed)) {
+			/* nothing measured: the summary says so; the exit
+			 * status follows what the writes met */
+			status = exit_status(r, &pre_tot, setup_failed);
+			totals_free(&pre_tot);
+			errlog_close(r);
+			memset(&tot, 0, sizeof(tot));
+			pthread_mutex_lock(&r->lock);
+			report_summary(r, &tot, status);
+			pthread_mutex_unlock(&r->lock);
+			goto out;
+		}
+	}
+	r->started = 1;
 	r->t0 = dix_now();
 	if (period > 0)
 		meter_init(&m, r->t0, period);
 	if (o->runtime > 0)
 		end_at = r->t0 + o->runtime;
 
-	for (i = 0; i < r->nworkers; i++) {
-		int e = pthread_create(&r->workers[i].th, NULL, worker_main,
-				       &r->workers[i]);
-
-		if (e) {
-			dix_err("cannot start worker %d: %s", i, strerror(e));
-			r->nworkers = i;
-			setup_failed = 1;
-			run_request_stop(r);
-			break;
-		}
-	}
+	if (start_workers(r))
+		setup_failed = 1;
 	if (!setup_failed) {
-		int c = control_start(r);
+		struct dix_event_sink sink = {
+			.emit = emit_event, .ctx = r, .t0 = r->t0,
+		};
+		int c;
 
+		r->ctl = control_start(o, r->t->is_blk ? r->t->name : NULL,
+				       &sink, &c);
 		if (c == 0) {
 			ctl_started = 1;
 		} else if (c < 0) {
@@ -339,8 +473,10 @@ int run_load(struct dix_run *r)
 	for (i = 0; i < r->nworkers; i++)
 		pthread_join(r->workers[i].th, NULL);
 	r->t_end = dix_now();
-	if (ctl_started)
-		control_stop(r);
+	if (ctl_started) {
+		control_stop(r->ctl);
+		r->ctl = NULL;
+	}
 	/*
 	 * The tail after the last tick (a region covered before the next
 	 * deadline, or draining after a stop): a sample of its own when it is
@@ -350,15 +486,8 @@ int run_load(struct dix_run *r)
 	if (period > 0 && r->t_end - m.last >= period / 2)
 		take_sample(r, &m, r->t_end);
 
-	for (i = 0; i < r->nworkers; i++) {
-		struct dix_worker *w = &r->workers[i];
-
-		if (w->err) {
-			dix_err("job %d: %s", w->id, w->errmsg);
-			if (!w->c.ops[0] && !w->c.ops[1])
-				setup_failed = 1;
-		}
-	}
+	if (worker_failures(r))
+		setup_failed = 1;
 	if (r->extents_closed > o->max_report)
 		dix_err("%llu more bad extent%s not printed (--max-report %llu)%s%s%s",
 			(unsigned long long)(r->extents_closed - o->max_report),
@@ -376,6 +505,7 @@ int run_load(struct dix_run *r)
 	pthread_mutex_unlock(&r->lock);
 	totals_free(&tot);
 	analysis_write_files(r);
+out:
 	sig_run = NULL;
 	close(r->wake_fd);
 	r->wake_fd = -1;

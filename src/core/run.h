@@ -11,42 +11,15 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "event.h"
 #include "meter.h"
 #include "options.h"
+#include "precond.h"
 #include "stats.h"
 #include "target.h"
 
 struct dix_worker;
-
-enum dix_event_kind {
-	EV_ACTION,	/* something dixload did: modprobe, sysfs write, exec */
-	EV_CHANGE,	/* something dixload saw change in the kernel */
-	EV_NOTE,	/* information: e.g. "module already loaded" */
-};
-
-/**
- * struct dix_event - an event between meter lines.
- * @t: seconds since the start of the load
- * @kind: enum dix_event_kind
- * @what: what happened ("modprobe crct10dif_pclmul",
- *	"crc_t10dif transform: crct10dif-generic -> crct10dif-pclmul")
- * @ok: 1 succeeded, 0 failed, -1 not an action
- * @duration: seconds the action took (< 0: not applicable)
- * @detail: error text or other detail, or NULL
- * @json: extra JSON members, starting with ',' (e.g. ",\"crypto_added\":[]"),
- *	or NULL
- * @label: short label for the plot marker, or NULL (then @what is used)
- */
-struct dix_event {
-	double t;
-	int kind;
-	char *what;
-	int ok;
-	double duration;
-	char *detail;
-	char *json;
-	char *label;
-};
+struct ctl;
 
 /**
  * struct dix_transition - throughput before and after an event.
@@ -60,7 +33,21 @@ struct dix_event {
  * @nbefore: intervals in @before
  * @nafter: intervals in @after
  * @ratio: @after / @before
- * @significant: the difference is beyond the noise of both sides
+ * @significant: the difference is beyond the noise of both sides (never
+ *	when the "before" level drifts: see @steady)
+ * @before_trend: relative change of the "before" level over its window,
+ *	from a straight-line fit (-0.38: fell by 38 % of its mean); NAN when
+ *	there are too few intervals to fit
+ * @before_span: seconds the fit covers
+ * @before_unwritten_from: share (0..1) of the blocks read that were never
+ *	written, early in the "before" window (the first level of its best
+ *	two-level split when that split is significant, else the fitted
+ *	line's start); NAN when unknown
+ * @before_unwritten_to: the same late in the window
+ * @steady: the "before" level shows no trend beyond its noise, and the
+ *	share of never-written reads (cheaper on a PI device: nobody checks
+ *	their guard) did not move; 0 means the ratio compares a drift, not a
+ *	step, and no verdict is given
  */
 struct dix_transition {
 	int event;
@@ -71,6 +58,11 @@ struct dix_transition {
 	int nbefore, nafter;
 	double ratio;
 	int significant;
+	double before_trend;
+	double before_span;
+	double before_unwritten_from;
+	double before_unwritten_to;
+	int steady;
 };
 
 /**
@@ -92,6 +84,10 @@ struct dix_transition {
  * @errlog_lock: keeps the lines of @errlog whole
  * @extents_closed: bad extents closed by the workers so far (the first
  *	--max-report of them are printed while running)
+ * @pre: the preconditioning decision (set before run_load())
+ * @pres: what preconditioning did
+ * @started: the measured load started (0: stopped or failed while
+ *	preconditioning)
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -110,10 +106,13 @@ struct dix_run {
 	pthread_mutex_t lock;
 	int action_failed;
 	int wake_fd;
-	void *ctl;
+	struct ctl *ctl;
 	FILE *errlog;
 	pthread_mutex_t errlog_lock;
 	uint64_t extents_closed;
+	struct precond_plan pre;
+	struct precond_result pres;
+	int started;
 };
 
 /**

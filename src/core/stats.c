@@ -120,6 +120,7 @@ void counters_add(struct dix_counters *dst, const struct dix_counters *src)
 		dst->caught[i] += __atomic_load_n(&src->caught[i], __ATOMIC_RELAXED);
 	}
 	dst->recovered += __atomic_load_n(&src->recovered, __ATOMIC_RELAXED);
+	dst->unwritten += __atomic_load_n(&src->unwritten, __ATOMIC_RELAXED);
 }
 
 uint64_t counters_errors(const struct dix_counters *c)

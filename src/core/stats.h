@@ -63,6 +63,7 @@ struct dix_counters {
 	uint64_t recovered;
 	uint64_t injected[DIX_ERR_NR];	/* faults dixload injected on purpose */
 	uint64_t caught[DIX_ERR_NR];	/* injected faults the device caught */
+	uint64_t unwritten;	/* blocks read without a dixload header */
 };
 
 /** counters_add() - @dst += @src, field by field. */

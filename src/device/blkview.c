@@ -257,6 +257,7 @@ static void read_queue(const char *diskdir, struct blkview *bv)
 	bv->physical_block_size = attr_uint(dir, "physical_block_size");
 	bv->max_sectors_kb = attr_uint(dir, "max_sectors_kb");
 	bv->max_hw_sectors_kb = attr_uint(dir, "max_hw_sectors_kb");
+	bv->max_segments = attr_uint(dir, "max_segments");
 	/* An old or odd tree without queue/: the block layer's minimum. */
 	if (!bv->logical_block_size)
 		bv->logical_block_size = 512;
@@ -319,6 +320,7 @@ static void read_file(const char *sysroot, const struct stat *st,
 	bv->physical_block_size = dev.physical_block_size;
 	bv->max_sectors_kb = dev.max_sectors_kb;
 	bv->max_hw_sectors_kb = dev.max_hw_sectors_kb;
+	bv->max_segments = dev.max_segments;
 }
 
 int blkview_read(const char *sysroot, const char *path, struct blkview *bv)

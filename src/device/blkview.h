@@ -47,6 +47,9 @@
  * @max_sectors_kb: queue/max_sectors_kb: the largest request the block
  *	layer sends (larger I/Os are split); 0 for files without backing disk
  * @max_hw_sectors_kb: queue/max_hw_sectors_kb
+ * @max_segments: queue/max_segments: the most memory segments one request
+ *	may have (a pass-through request is never split, so its user pages
+ *	must fit); 0 absent
  * @size_bytes: device size (sysfs size * 512) or file size
  */
 struct blkview {
@@ -71,6 +74,7 @@ struct blkview {
 	unsigned int physical_block_size;
 	unsigned int max_sectors_kb;
 	unsigned int max_hw_sectors_kb;
+	unsigned int max_segments;
 	uint64_t size_bytes;
 };
 

@@ -99,8 +99,12 @@ int target_open(struct dix_target *t, const char *path, int write,
 		t->size = sz;
 		t->lbs = lbs;
 		if (!blkview_read_dev("/sys", major(st.st_rdev),
-				      minor(st.st_rdev), &bv))
+				      minor(st.st_rdev), &bv)) {
 			integrity_from(&t->integrity, &bv);
+			t->max_sectors_kb = bv.max_sectors_kb;
+			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
+			t->max_segments = bv.max_segments;
+		}
 	} else {
 		/*
 		 * O_DIRECT on a file needs the alignment of the device the
@@ -108,10 +112,13 @@ int target_open(struct dix_target *t, const char *path, int write,
 		 * the kernel does not say (tmpfs, overlay).
 		 */
 		t->lbs = 512;
-		if (!blkview_read("/sys", path, &bv) &&
-		    bv.logical_block_size >= 512 &&
-		    is_pow2(bv.logical_block_size))
-			t->lbs = bv.logical_block_size;
+		if (!blkview_read("/sys", path, &bv)) {
+			if (bv.logical_block_size >= 512 &&
+			    is_pow2(bv.logical_block_size))
+				t->lbs = bv.logical_block_size;
+			t->max_sectors_kb = bv.max_sectors_kb;
+			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
+		}
 		if ((uint64_t)st.st_size < create_size) {
 			if (!write) {
 				snprintf(err, errlen,
@@ -191,24 +198,24 @@ void target_close(struct dix_target *t)
 	t->fd = -1;
 }
 
-void integrity_print(FILE *f, const struct dix_target *t, int json)
+void integrity_json(struct jw *w, const char *key, const struct dix_target *t)
 {
 	const struct dix_integrity *in = &t->integrity;
 
-	if (json) {
-		struct jw w;
+	jw_obj_open(w, key);
+	jw_str(w, "format", in->format);
+	jw_uint(w, "protection_interval_bytes", in->interval);
+	jw_uint(w, "tag_size", in->tag_size);
+	jw_int(w, "read_verify", in->read_verify);
+	jw_int(w, "write_generate", in->write_generate);
+	jw_int(w, "device_is_integrity_capable", in->capable);
+	jw_obj_close(w);
+}
 
-		jw_init(&w, f);
-		jw_obj_open(&w, NULL);
-		jw_str(&w, "format", in->format);
-		jw_uint(&w, "protection_interval_bytes", in->interval);
-		jw_uint(&w, "tag_size", in->tag_size);
-		jw_int(&w, "read_verify", in->read_verify);
-		jw_int(&w, "write_generate", in->write_generate);
-		jw_int(&w, "device_is_integrity_capable", in->capable);
-		jw_obj_close(&w);
-		return;
-	}
+void integrity_print(FILE *f, const struct dix_target *t)
+{
+	const struct dix_integrity *in = &t->integrity;
+
 	fprintf(f, "integrity: %s format=%s", t->name, in->format);
 	if (in->interval)
 		fprintf(f, " interval=%u", in->interval);

@@ -36,6 +36,12 @@ struct dix_integrity {
  * @size: usable bytes
  * @lbs: logical block size: the alignment of buffers, offsets and lengths
  * @integrity: kernel integrity view
+ * @max_sectors_kb: queue/max_sectors_kb of the device (a file: of the disk
+ *	under it), the largest request the block layer sends unsplit; 0 when
+ *	the kernel does not say
+ * @max_hw_sectors_kb: queue/max_hw_sectors_kb, the largest pass-through
+ *	transfer (0 when not known)
+ * @max_segments: queue/max_segments (0 when not known)
  */
 struct dix_target {
 	const char *path;
@@ -45,6 +51,9 @@ struct dix_target {
 	uint64_t size;
 	uint32_t lbs;
 	struct dix_integrity integrity;
+	uint32_t max_sectors_kb;
+	uint32_t max_hw_sectors_kb;
+	uint32_t max_segments;
 };
 
 /**
@@ -77,7 +86,12 @@ int target_fit_region(const struct dix_target *t, struct dix_opts *o,
 /** target_close() - close the descriptor. */
 void target_close(struct dix_target *t);
 
-/** integrity_print() - one human line, or a JSON object when @json. */
-void integrity_print(FILE *f, const struct dix_target *t, int json);
+/** integrity_print() - the kernel integrity view as one human line. */
+void integrity_print(FILE *f, const struct dix_target *t);
+
+struct jw;
+
+/** integrity_json() - the kernel integrity view as the JSON object member @key. */
+void integrity_json(struct jw *w, const char *key, const struct dix_target *t);
 
 #endif

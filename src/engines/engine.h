@@ -99,6 +99,15 @@ struct dix_io {
  * @pif: filled by init() of a DIX_ENG_PI engine when @pi_mode is PI_APP:
  *	the target's protection format as the engine found it on the device
  * @errmsg: init() failure reason, shown to the user
+ * @max_xfer: the largest pass-through transfer in bytes: the device's
+ *	queue/max_hw_sectors_kb, and no more pages than queue/max_segments
+ *	(a pass-through request is never split, and the pages of a user
+ *	buffer need not be contiguous); 0 when unknown
+ * @max_io: set by init() of a pass-through engine: the most data bytes
+ *	one I/O can carry within @max_xfer, metadata interleaved after each
+ *	block on the wire counted (an NVMe extended-LBA namespace, sg with
+ *	--pi app).  0: only the device's own limits apply (the block layer
+ *	splits what is larger)
  */
 struct dix_eng_ctx {
 	int fd;
@@ -109,7 +118,20 @@ struct dix_eng_ctx {
 	int pi_mode;
 	struct pi_format pif;
 	char errmsg[256];
+	uint64_t max_xfer;
+	uint64_t max_io;
 };
+
+/**
+ * eng_max_io() - the most data bytes of an I/O whose wire transfer, @meta
+ * bytes after each @lbs-byte block, stays within @max_xfer bytes (0 when
+ * @max_xfer is unknown: no limit known).
+ */
+static inline uint64_t eng_max_io(uint64_t max_xfer, uint32_t lbs,
+				  uint32_t meta)
+{
+	return max_xfer / (lbs + meta) * lbs;
+}
 
 #define DIX_ENG_SYNC	0x1	/* completes every I/O inside queue() */
 

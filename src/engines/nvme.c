@@ -468,6 +468,14 @@ static int nvme_init(struct dix_eng_ctx *ctx)
 	r = nvme_format(ctx, d);
 	if (r)
 		goto fail;
+	/*
+	 * Measured under QEMU (max_hw_sectors_kb 512, max_segments 127):
+	 * 512 KiB of data on an extended-LBA ms=8 namespace is a 520 KiB
+	 * transfer and fails with EINVAL; so, now and then, does a plain
+	 * 512 KiB one whose 128 user pages are not contiguous.
+	 */
+	ctx->max_io = eng_max_io(ctx->max_xfer, d->lbs,
+				 d->ext && d->xfer_meta ? d->ms : 0);
 #ifdef HAVE_LIBURING
 	if (!nvme_uring_setup(ctx, d, why, sizeof(why)))
 		goto ok;

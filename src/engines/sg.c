@@ -366,6 +366,10 @@ static int sg_init(struct dix_eng_ctx *ctx)
 		ctx->pif.pi_first = false;
 		ctx->pif.interleaved = true;
 	}
+	/* SG_IO is never split; with --pi app the tuples travel in its
+	 * buffer after each block */
+	ctx->max_io = eng_max_io(ctx->max_xfer, d->lbs,
+				 d->prot ? DIF_TUPLE : 0);
 	r = threadq_init(&d->q, d->nslot, sg_run, d);
 	if (r) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),

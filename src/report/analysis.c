@@ -94,7 +94,7 @@ static int analyse(const struct dix_run *r, struct dix_transition **tr,
 		   struct tr_window **w)
 {
 	const struct sample_log *l = &r->samples;
-	double *t, *dt, *y;
+	double *t, *dt, *y, *share;
 	struct tr_series s;
 	struct tr_params p;
 	int *c, n, k;
@@ -114,12 +114,19 @@ static int analyse(const struct dix_run *r, struct dix_transition **tr,
 	t = xmalloc(l->n * sizeof(*t));
 	dt = xmalloc(l->n * sizeof(*dt));
 	y = xmalloc(l->n * sizeof(*y));
+	share = xmalloc(l->n * sizeof(*share));
 	for (i = 0; i < l->n; i++) {
+		/* blocks read in the interval: headers are checked per block */
+		double blocks = l->s[i].read_bps * l->s[i].dt / r->t->lbs;
+
 		t[i] = l->s[i].t;
 		dt[i] = l->s[i].dt;
 		y[i] = l->s[i].read_bps + l->s[i].write_bps;
+		share[i] = blocks >= 1 ? l->s[i].unwritten / blocks : NAN;
 	}
-	s = (struct tr_series){ t, dt, y, l->n };
+	/* without verification nothing counts never-written blocks */
+	s = (struct tr_series){ .t = t, .dt = dt, .y = y, .n = l->n,
+				.share = r->o->verify != VERIFY_OFF ? share : NULL };
 	tr_params_default(&p);
 	*tr = xcalloc(n, sizeof(**tr));
 	if (w)
@@ -135,6 +142,7 @@ static int analyse(const struct dix_run *r, struct dix_transition **tr,
 	free(t);
 	free(dt);
 	free(y);
+	free(share);
 	free(c);
 	return n;
 }

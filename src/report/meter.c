@@ -44,6 +44,7 @@ int meter_sample(struct meter *m, double now, const struct dix_counters *tot,
 	s->read_bps = d_rb / dt;
 	s->write_bps = d_wb / dt;
 	s->iops = d_ops / dt;
+	s->unwritten = tot->unwritten - m->prev.unwritten;
 	s->tot = *tot;
 
 	m->prev = *tot;

@@ -25,6 +25,8 @@
  * @read_bps: bytes read per second over @dt
  * @write_bps: bytes written per second over @dt
  * @iops: I/Os completed per second over @dt
+ * @unwritten: blocks read in the interval that carried no dixload header
+ *	(never written: on a PI device, reads whose guard nobody checks)
  * @tot: cumulative counters at @t (Ops, Rec, Err are derived from them)
  */
 struct meter_sample {
@@ -33,6 +35,7 @@ struct meter_sample {
 	double read_bps;
 	double write_bps;
 	double iops;
+	uint64_t unwritten;
 	struct dix_counters tot;
 };
 

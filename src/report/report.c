@@ -39,26 +39,82 @@ static int json(const struct dix_run *r)
 	return r->o->format == OUT_JSON;
 }
 
+/* "256 MiB", "1.5 MiB": whole mebibytes without decimals. */
+/*
+ * One count per error kind as a JSON object {"io":…,"verify":…,…}, plus
+ * "recovered" when @recovered is given (the summary's errors object).
+ */
+static void errkind_counts(struct jw *w, const char *key, const uint64_t *v,
+			   const uint64_t *recovered)
+{
+	int k;
+
+	jw_obj_open(w, key);
+	for (k = 0; k < DIX_ERR_NR; k++)
+		jw_uint(w, dix_errkind_name(k), v[k]);
+	if (recovered)
+		jw_uint(w, "recovered", *recovered);
+	jw_obj_close(w);
+}
+
+static const char *mib_str(uint64_t bytes, char *buf, size_t len)
+{
+	double m = bytes / 1048576.0;
+
+	snprintf(buf, len, m == (double)(uint64_t)m || m >= 100 ? "%.0f MiB" :
+		 "%.1f MiB", m);
+	return buf;
+}
+
+/* A write size: "1 MiB", "512 KiB", "127 KiB", "3584 bytes". */
+static const char *io_size_str(uint64_t v, char *buf, size_t len)
+{
+	if (v >= 1048576 && !(v % 1048576))
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
+	else if (!(v % 1024))
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, len, "%llu bytes", (unsigned long long)v);
+	return buf;
+}
+
+/* The preconditioning decision as a JSON object (start line). */
+static void precondition_plan_json(struct jw *w, const struct dix_run *r)
+{
+	jw_obj_open(w, "precondition");
+	jw_str(w, "mode", precondition_names[r->o->precondition]);
+	jw_str(w, "decided", r->pre.on ? "on" : "off");
+	jw_str(w, "reason", r->pre.reason);
+	jw_obj_close(w);
+}
+
 void report_start(struct dix_run *r)
 {
 	FILE *f = stdout;
 
 	if (json(r)) {
-		fprintf(f, "{\"type\":\"start\",\"version\":\"%s\",\"dev\":",
-			PACKAGE_VERSION);
-		json_escape(f, r->t->path);
-		fprintf(f, ",\"size\":%llu,\"lbs\":%u,\"is_blk\":%s,\"settings\":{",
-			(unsigned long long)r->t->size, r->t->lbs,
-			r->t->is_blk ? "true" : "false");
-		opts_print_effective(f, r->o, 1);
-		fputs("},\"integrity\":", f);
-		integrity_print(f, r->t, 1);
-		fputs("}\n", f);
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "start");
+		jw_str(&w, "version", PACKAGE_VERSION);
+		jw_str(&w, "dev", r->t->path);
+		jw_uint(&w, "size", r->t->size);
+		jw_uint(&w, "lbs", r->t->lbs);
+		jw_bool(&w, "is_blk", r->t->is_blk);
+		opts_json(&w, "settings", r->o);
+		integrity_json(&w, "integrity", r->t);
+		precondition_plan_json(&w, r);
+		jw_obj_close(&w);
+		jw_end_line(&w);
 	} else {
 		fprintf(f, "dixload %s: ", PACKAGE_VERSION);
-		opts_print_effective(f, r->o, 0);
+		opts_print_effective(f, r->o);
 		fputc('\n', f);
-		integrity_print(f, r->t, 0);
+		integrity_print(f, r->t);
+		fprintf(f, "precondition: %s (%s)\n", r->pre.on ? "on" : "off",
+			r->pre.reason);
 	}
 	fflush(f);
 }
@@ -69,19 +125,25 @@ void report_interval(struct dix_run *r, const struct meter_sample *s)
 	const struct dix_counters *c = &s->tot;
 	unsigned long long ops = c->ops[DIX_READ] + c->ops[DIX_WRITE];
 	unsigned long long err = counters_errors(c);
-	int k;
 
 	if (json(r)) {
-		fprintf(f, "{\"type\":\"interval\",\"t\":%.3f,\"dt\":%.3f,"
-			"\"read_bps\":%.0f,\"write_bps\":%.0f,\"iops\":%.1f,"
-			"\"ops\":%llu,\"rec\":%llu,\"err\":%llu,\"errors\":{",
-			s->t, s->dt, s->read_bps, s->write_bps, s->iops, ops,
-			(unsigned long long)c->recovered, err);
-		for (k = 0; k < DIX_ERR_NR; k++)
-			fprintf(f, "%s\"%s\":%llu", k ? "," : "",
-				dix_errkind_name(k),
-				(unsigned long long)c->errors[k]);
-		fputs("}}\n", f);
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "interval");
+		jw_num(&w, "t", s->t, 3);
+		jw_num(&w, "dt", s->dt, 3);
+		jw_num(&w, "read_bps", s->read_bps, 0);
+		jw_num(&w, "write_bps", s->write_bps, 0);
+		jw_num(&w, "iops", s->iops, 1);
+		jw_uint(&w, "ops", ops);
+		jw_uint(&w, "rec", c->recovered);
+		jw_uint(&w, "err", err);
+		jw_uint(&w, "unwritten", s->unwritten);
+		errkind_counts(&w, "errors", c->errors, NULL);
+		jw_obj_close(&w);
+		jw_end_line(&w);
 	} else if (!r->o->quiet) {
 		fprintf(f, "[%5.1fs] R %7.2f MB/s, W %7.2f MB/s, IOPS %6.0f | Ops %8llu, Rec %2llu, Err %2llu\n",
 			s->t, s->read_bps / MB, s->write_bps / MB, s->iops,
@@ -95,21 +157,26 @@ void report_event(struct dix_run *r, const struct dix_event *ev)
 	FILE *f = stdout;
 
 	if (json(r)) {
-		fprintf(f, "{\"type\":\"event\",\"t\":%.3f,\"kind\":\"%s\",\"what\":",
-			ev->t, ev->kind == EV_ACTION ? "action" :
-			ev->kind == EV_CHANGE ? "change" : "note");
-		json_escape(f, ev->what);
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "event");
+		jw_num(&w, "t", ev->t, 3);
+		jw_str(&w, "kind", ev->kind == EV_ACTION ? "action" :
+		       ev->kind == EV_CHANGE ? "change" : "note");
+		jw_str(&w, "what", ev->what);
 		if (ev->ok >= 0)
-			fprintf(f, ",\"ok\":%s", ev->ok ? "true" : "false");
+			jw_bool(&w, "ok", ev->ok);
 		if (ev->duration >= 0)
-			fprintf(f, ",\"duration\":%.3f", ev->duration);
-		if (ev->detail) {
-			fputs(",\"detail\":", f);
-			json_escape(f, ev->detail);
-		}
+			jw_num(&w, "duration", ev->duration, 3);
+		if (ev->detail)
+			jw_str(&w, "detail", ev->detail);
+		/* members composed by the kernel side with jw_init_members() */
 		if (ev->json)
 			fputs(ev->json, f);
-		fputs("}\n", f);
+		jw_obj_close(&w);
+		jw_end_line(&w);
 	} else {
 		fprintf(f, "[%5.1fs] %s", ev->t, ev->what);
 		if (ev->ok >= 0)
@@ -121,6 +188,71 @@ void report_event(struct dix_run *r, const struct dix_event *ev)
 				ev->detail);
 		fputc('\n', f);
 	}
+	fflush(f);
+}
+
+void report_precondition_progress(struct dix_run *r, uint64_t bytes,
+				  double seconds)
+{
+	const struct precond_result *p = &r->pres;
+	char a[32], b[32];
+	double rate;
+
+	if (seconds < 0) {
+		fprintf(stderr, "\r%60s\r", "");
+		fflush(stderr);
+		return;
+	}
+	rate = seconds > 0 ? bytes / seconds : 0;
+	snprintf(a, sizeof(a), "%.0f", bytes / 1048576.0);
+	fprintf(stderr, "\rprecondition: %s/%s, %.0f MB/s", a,
+		mib_str(p->region, b, sizeof(b)), rate / MB);
+	if (rate > 0)
+		fprintf(stderr, ", eta %.0f s", (p->region - bytes) / rate);
+	fputs("    ", stderr);
+	fflush(stderr);
+}
+
+void report_precondition(struct dix_run *r)
+{
+	const struct precond_result *p = &r->pres;
+	double rate = p->seconds > 0 ? p->bytes / p->seconds : 0;
+	char a[32], b[32], c[32];
+	FILE *f = stdout;
+
+	if (json(r)) {
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "precondition");
+		jw_str(&w, "mode", precondition_names[r->o->precondition]);
+		jw_str(&w, "decided", "on");
+		jw_str(&w, "reason", r->pre.reason);
+		jw_bool(&w, "complete", p->complete);
+		jw_uint(&w, "bytes", p->bytes);
+		jw_uint(&w, "region", p->region);
+		jw_num(&w, "seconds", p->seconds, 3);
+		jw_num(&w, "bps", rate, 0);
+		jw_num(&w, "mb_per_s", rate / MB, 2);
+		jw_uint(&w, "io_size", p->io_size);
+		jw_uint(&w, "iodepth", r->pre.iodepth);
+		jw_int(&w, "jobs", r->nworkers);
+		jw_uint(&w, "errors", p->errors);
+		jw_obj_close(&w);
+		jw_end_line(&w);
+		return;
+	}
+	if (p->complete)
+		fprintf(f, "precondition: %s written in %.2f s, %.1f MB/s (%s writes, QD%u); not counted in the load\n",
+			mib_str(p->bytes, a, sizeof(a)), p->seconds, rate / MB,
+			io_size_str(p->io_size, c, sizeof(c)),
+			r->pre.iodepth);
+	else
+		fprintf(f, "precondition: %s at %.0f/%s after %.2f s (%.1f MB/s): the load never started\n",
+			p->errors ? "failed" : "stopped", p->bytes / 1048576.0,
+			mib_str(p->region, b, sizeof(b)), p->seconds,
+			rate / MB);
 	fflush(f);
 }
 
@@ -154,98 +286,114 @@ static int extent_listed(const struct dix_run *r, const struct dix_totals *t,
 	return i - first < r->o->max_report;
 }
 
+/* A number or null: a side without steady intervals has no mean, not 0. */
+static void num_or_null(struct jw *w, const char *key, bool have, double v,
+			int decimals)
+{
+	if (have)
+		jw_num(w, key, v, decimals);
+	else
+		jw_null(w, key);
+}
+
+static void transition_json(struct jw *w, const struct dix_run *r,
+			    const struct dix_transition *tr)
+{
+	bool both = tr->nbefore && tr->nafter;
+
+	jw_obj_open(w, NULL);
+	jw_str(w, "event", r->events[tr->event].what);
+	jw_num(w, "at", tr->at, 3);
+	jw_num(w, "change_at", tr->change_at, 3);
+	num_or_null(w, "before", both, tr->before, 0);
+	num_or_null(w, "after", both, tr->after, 0);
+	num_or_null(w, "ratio", both, tr->ratio, 3);
+	num_or_null(w, "before_sd", both, tr->before_sd, 0);
+	num_or_null(w, "after_sd", both, tr->after_sd, 0);
+	jw_int(w, "n_before", tr->nbefore);
+	jw_int(w, "n_after", tr->nafter);
+	jw_bool(w, "significant", tr->significant);
+	jw_num(w, "before_trend", tr->before_trend, 4);
+	if (isnan(tr->before_unwritten_from)) {
+		jw_null(w, "before_unwritten");
+	} else {
+		jw_obj_open(w, "before_unwritten");
+		jw_num(w, "from", tr->before_unwritten_from, 4);
+		jw_num(w, "to", tr->before_unwritten_to, 4);
+		jw_obj_close(w);
+	}
+	jw_bool(w, "steady", tr->steady);
+	jw_obj_close(w);
+}
+
 static void summary_json(struct dix_run *r, const struct dix_totals *t,
 			 int status)
 {
 	static const char *const dirs[] = { "read", "write" };
 	const struct dix_counters *c = &t->c;
 	double el = t->elapsed > 0 ? t->elapsed : 1e-9;
-	FILE *f = stdout;
-	int d, k, i, n;
+	char key[32];
+	struct jw w;
+	size_t i, n;
+	int d;
 
-	fprintf(f, "{\"type\":\"summary\",\"elapsed\":%.6f", t->elapsed);
-	for (d = 0; d < DIX_DIR_NR; d++)
-		fprintf(f, ",\"%s_bytes\":%llu,\"%s_ops\":%llu,\"%s_bps\":%.0f,\"%s_iops\":%.1f",
-			dirs[d], (unsigned long long)c->bytes[d], dirs[d],
-			(unsigned long long)c->ops[d], dirs[d],
-			c->bytes[d] / el, dirs[d], c->ops[d] / el);
-	fprintf(f, ",\"ops\":%llu,\"rec\":%llu,\"err\":%llu",
-		(unsigned long long)(c->ops[0] + c->ops[1]),
-		(unsigned long long)c->recovered,
-		(unsigned long long)counters_errors(c));
-	fputs(",\"errors\":{", f);
-	for (k = 0; k < DIX_ERR_NR; k++)
-		fprintf(f, "\"%s\":%llu,", dix_errkind_name(k),
-			(unsigned long long)c->errors[k]);
-	fprintf(f, "\"recovered\":%llu}", (unsigned long long)c->recovered);
-	fputs(",\"injected\":{", f);
-	for (k = 0; k < DIX_ERR_NR; k++)
-		fprintf(f, "%s\"%s\":%llu", k ? "," : "", dix_errkind_name(k),
-			(unsigned long long)c->injected[k]);
-	fputs("},\"caught\":{", f);
-	for (k = 0; k < DIX_ERR_NR; k++)
-		fprintf(f, "%s\"%s\":%llu", k ? "," : "", dix_errkind_name(k),
-			(unsigned long long)c->caught[k]);
-	fputs("},\"bad_extents\":[", f);
-	for (i = 0, n = 0; (size_t)i < t->next; i++) {
+	jw_init(&w, stdout);
+	jw_obj_open(&w, NULL);
+	jw_str(&w, "type", "summary");
+	jw_bool(&w, "load_started", r->started);
+	jw_num(&w, "elapsed", t->elapsed, 6);
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		snprintf(key, sizeof(key), "%s_bytes", dirs[d]);
+		jw_uint(&w, key, c->bytes[d]);
+		snprintf(key, sizeof(key), "%s_ops", dirs[d]);
+		jw_uint(&w, key, c->ops[d]);
+		snprintf(key, sizeof(key), "%s_bps", dirs[d]);
+		jw_num(&w, key, c->bytes[d] / el, 0);
+		snprintf(key, sizeof(key), "%s_iops", dirs[d]);
+		jw_num(&w, key, c->ops[d] / el, 1);
+	}
+	jw_uint(&w, "ops", c->ops[0] + c->ops[1]);
+	jw_uint(&w, "rec", c->recovered);
+	jw_uint(&w, "err", counters_errors(c));
+	errkind_counts(&w, "errors", c->errors, &c->recovered);
+	errkind_counts(&w, "injected", c->injected, NULL);
+	errkind_counts(&w, "caught", c->caught, NULL);
+	jw_arr_open(&w, "bad_extents");
+	for (i = 0, n = 0; i < t->next; i++) {
 		if (!extent_listed(r, t, i))
 			continue;
-		struct jw w;
-
-		if (n++)
-			fputc(',', f);
-		jw_init(&w, f);
+		n++;
 		jw_obj_open(&w, NULL);
 		extent_json(&w, &t->ext[i], r->t->lbs);
 		jw_obj_close(&w);
 	}
-	fprintf(f, "],\"bad_extents_total\":%llu,\"bad_extents_unlisted\":%llu,\"bad_blocks\":%llu",
-		(unsigned long long)(t->next + t->ext_dropped),
-		(unsigned long long)(t->next + t->ext_dropped - n),
-		(unsigned long long)(t->ext_blocks + t->ext_dropped_blocks));
-	fprintf(f, ",\"unwritten_blocks\":%llu,\"lat_ns\":{",
-		(unsigned long long)t->unwritten);
+	jw_arr_close(&w);
+	jw_uint(&w, "bad_extents_total", t->next + t->ext_dropped);
+	jw_uint(&w, "bad_extents_unlisted", t->next + t->ext_dropped - n);
+	jw_uint(&w, "bad_blocks", t->ext_blocks + t->ext_dropped_blocks);
+	jw_uint(&w, "unwritten_blocks", t->unwritten);
+	jw_obj_open(&w, "lat_ns");
 	for (d = 0; d < DIX_DIR_NR; d++) {
 		const struct lat_hist *h = &t->lat[d];
 
-		fprintf(f, "%s\"%s\":{\"p50\":%llu,\"p99\":%llu,\"p99.9\":%llu,\"max\":%llu}",
-			d ? "," : "", dirs[d],
-			(unsigned long long)lat_percentile(h, 0.5),
-			(unsigned long long)lat_percentile(h, 0.99),
-			(unsigned long long)lat_percentile(h, 0.999),
-			(unsigned long long)h->max_ns);
+		jw_obj_open(&w, dirs[d]);
+		jw_uint(&w, "p50", lat_percentile(h, 0.5));
+		jw_uint(&w, "p99", lat_percentile(h, 0.99));
+		jw_uint(&w, "p99.9", lat_percentile(h, 0.999));
+		jw_uint(&w, "max", h->max_ns);
+		jw_obj_close(&w);
 	}
-	fputs("},\"transitions\":[", f);
-	for (i = 0; i < r->ntransitions; i++) {
-		const struct dix_transition *tr = &r->transitions[i];
-		const struct dix_event *ev = &r->events[tr->event];
-
-		fprintf(f, "%s{\"event\":", i ? "," : "");
-		json_escape(f, ev->what);
-		fprintf(f, ",\"at\":%.3f,\"change_at\":", tr->at);
-		if (isnan(tr->change_at))
-			fputs("null", f);
-		else
-			fprintf(f, "%.3f", tr->change_at);
-		/* a side without steady intervals has no mean: null, not 0 */
-		if (tr->nbefore && tr->nafter)
-			fprintf(f, ",\"before\":%.0f,\"after\":%.0f,\"ratio\":%.3f,"
-				"\"before_sd\":%.0f,\"after_sd\":%.0f",
-				tr->before, tr->after, tr->ratio, tr->before_sd,
-				tr->after_sd);
-		else
-			fputs(",\"before\":null,\"after\":null,\"ratio\":null,"
-			      "\"before_sd\":null,\"after_sd\":null", f);
-		fprintf(f, ",\"n_before\":%d,\"n_after\":%d,\"significant\":%s}",
-			tr->nbefore, tr->nafter,
-			tr->significant ? "true" : "false");
-	}
-	fputs("],\"settings\":{", f);
-	opts_print_effective(f, r->o, 1);
-	fputs("},\"integrity\":", f);
-	integrity_print(f, r->t, 1);
-	fprintf(f, ",\"exit\":%d,\"exit_text\":\"%s\"}\n", status,
-		exit_status_text(status));
+	jw_obj_close(&w);
+	jw_arr_open(&w, "transitions");
+	for (i = 0; i < (size_t)r->ntransitions; i++)
+		transition_json(&w, r, &r->transitions[i]);
+	jw_arr_close(&w);
+	opts_json(&w, "settings", r->o);
+	integrity_json(&w, "integrity", r->t);
+	jw_int(&w, "exit", status);
+	jw_str(&w, "exit_text", exit_status_text(status));
+	jw_obj_close(&w);
+	jw_end_line(&w);
 }
 
 /*
@@ -306,6 +454,16 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 	FILE *f = stdout;
 	int k, i;
 
+	if (!r->started) {
+		fprintf(f, "--- %s: the load never started (%s) ---\n",
+			r->t->path, r->pres.errors ?
+			"errors during preconditioning" :
+			r->stop ? "stopped during preconditioning" :
+			"preconditioning failed");
+		fprintf(f, "exit status %d: %s\n", status,
+			exit_status_text(status));
+		return;
+	}
 	fprintf(f, "--- %s: %.2f s ---\n", r->t->path, t->elapsed);
 	for (i = 0; i < DIX_DIR_NR; i++) {
 		const struct lat_hist *h = &t->lat[i];
@@ -351,13 +509,33 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 					"-", "-", "-", tr->nbefore, tr->nafter);
 				continue;
 			}
-			fprintf(f, "%-44.44s %7.1f %7s %9.2f %9.2f %6.2f  ±%.2f/±%.2f %s\n",
+			fprintf(f, "%-44.44s %7.1f %7s %9.2f %9.2f %6.2f  ±%.2f/±%.2f ",
 				r->events[tr->event].what, tr->at, chg,
 				tr->before / MB, tr->after / MB, tr->ratio,
-				tr->before_sd / MB, tr->after_sd / MB,
-				tr->significant ? "significant" :
-				"no significant change");
+				tr->before_sd / MB, tr->after_sd / MB);
+			if (!tr->steady) {
+				fprintf(f, "before not steady: %+.0f %% over %.0f s",
+					100 * tr->before_trend, tr->before_span);
+				/* the cause, when reads met never-written blocks */
+				if (!isnan(tr->before_unwritten_from) &&
+				    fmax(tr->before_unwritten_from,
+					 tr->before_unwritten_to) >= 0.005)
+					fprintf(f, " (reads of never-written blocks %.0f %% -> %.0f %%)",
+						100 * tr->before_unwritten_from,
+						100 * tr->before_unwritten_to);
+				fputc('\n', f);
+			} else
+				fputs(tr->significant ? "significant\n" :
+				      "no significant change\n", f);
 		}
+		for (i = 0; i < r->ntransitions; i++)
+			if (!r->transitions[i].steady)
+				break;
+		if (i < r->ntransitions)
+			fputs(r->pres.ran ?
+			      "the level drifted before the event although the region was preconditioned (a busy host?): the ratio compares a drift, not a step\n" :
+			      "the level drifted before the event: the ratio compares a drift, not a step (on a PI device, reads of never-written blocks skip the guard check; --precondition on writes the region first)\n",
+			      f);
 	}
 	fprintf(f, "exit status %d: %s\n", status, exit_status_text(status));
 }

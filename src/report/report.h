@@ -41,6 +41,21 @@ void report_interval(struct dix_run *r, const struct meter_sample *s);
 void report_event(struct dix_run *r, const struct dix_event *ev);
 void report_summary(struct dix_run *r, const struct dix_totals *t, int status);
 
+/**
+ * report_precondition_progress() - "precondition: 128/256 MiB, 61 MB/s,
+ * eta 2 s" on stderr, rewritten in place (for a terminal only).
+ * @bytes: written so far
+ * @seconds: since preconditioning started; < 0 clears the line
+ */
+void report_precondition_progress(struct dix_run *r, uint64_t bytes,
+				  double seconds);
+
+/**
+ * report_precondition() - what preconditioning did (@r->pres): one human
+ * line, or a {"type":"precondition",...} JSON object.
+ */
+void report_precondition(struct dix_run *r);
+
 /** exit_status_text() - one-line meaning of an exit status. */
 const char *exit_status_text(int status);
 

@@ -24,9 +24,16 @@
  *	called significant
  * @k_sd: the levels must differ by more than @k_sd times the larger of the
  *	two standard deviations
+ * @trend_min: smallest relative change of the "before" level over its
+ *	window that makes it "not steady" (when the slope is also significant)
+ * @share_min: smallest change of the share of reads that found
+ *	never-written blocks over the "before" window that makes it "not
+ *	steady" (when that slope is also significant)
  *
  * Besides these, the difference must pass a two-sided Welch t-test at the
- * 0.1 % level (tr_t_critical()).
+ * 0.1 % level (tr_t_critical()); a "before" trend is significant when its
+ * slope, or the shift of its best two-level split, passes a two-sided
+ * t-test at the 1 % level (tr_trend()).
  */
 struct tr_params {
 	double warmup;
@@ -34,9 +41,14 @@ struct tr_params {
 	double window;
 	double min_rel;
 	double k_sd;
+	double trend_min;
+	double share_min;
 };
 
-/** tr_params_default() - warm-up 2 s, settle 2 s, window 8 s, 5 %, 2 sd. */
+/**
+ * tr_params_default() - warm-up 2 s, settle 2 s, window 8 s, 5 %, 2 sd,
+ * trend 10 %, never-written share 10 points.
+ */
 void tr_params_default(struct tr_params *p);
 
 /**
@@ -45,12 +57,16 @@ void tr_params_default(struct tr_params *p);
  * @dt: length of each interval
  * @y: throughput of each interval (bytes/s)
  * @n: number of intervals
+ * @share: if not NULL, the share (0..1) of the blocks read in each
+ *	interval that carried no dixload header (never written), NAN for an
+ *	interval without reads
  */
 struct tr_series {
 	const double *t;
 	const double *dt;
 	const double *y;
 	size_t n;
+	const double *share;
 };
 
 /**
@@ -63,6 +79,62 @@ struct tr_window {
 };
 
 /**
+ * struct tr_trend - a straight line fitted to per-interval values over time.
+ * @n: intervals used
+ * @mean: their mean value
+ * @slope: least-squares slope, value per second
+ * @slope_se: its standard error (from the residuals, n - 2 degrees of
+ *	freedom)
+ * @sig: the slope passes a two-sided t-test at 1 % (an exact line with a
+ *	slope counts too)
+ * @span: seconds from the start of the first interval used to the end of
+ *	the last
+ * @change: @slope * @span, the change over the span; NAN when @n < 3
+ * @rel: @change / @mean, the relative change; NAN when @n < 3 or
+ *	@mean <= 0
+ * @shift_from: mean of the first segment of the best split into two
+ *	levels (tr_change_point(), each at least 2 intervals); NAN when
+ *	@n < 4
+ * @shift_to: mean of the second segment
+ * @shift_sig: the two levels differ beyond the noise: pooled two-sample
+ *	t-test at 1 %, Bonferroni-corrected for the @n - 3 splits tried (a
+ *	drift that comes as a staircase fits a line badly)
+ * @steady: 0 when @sig and |@rel| >= the parameters' trend_min, or when
+ *	@shift_sig and the shift is at least trend_min of @mean; 1 otherwise
+ *	(also when there is too little to tell)
+ */
+struct tr_trend {
+	int n;
+	double mean;
+	double slope;
+	double slope_se;
+	int sig;
+	double span;
+	double change;
+	double rel;
+	double shift_from;
+	double shift_to;
+	int shift_sig;
+	int steady;
+};
+
+/**
+ * tr_trend() - fit a line to the values @v (one per interval of @s; NAN
+ * values are skipped) of the intervals within [@t0, @t1] (the same
+ * intervals a steady state there would use: the run's short tail left
+ * out) and decide whether the level drifts by trend_min of its mean.
+ * @s: the series (times and lengths of the intervals)
+ * @v: the values: @s->y for throughput, @s->share for the share of
+ *	never-written reads
+ * @t0: start of the window (seconds)
+ * @t1: end of the window
+ * @p: parameters (trend_min)
+ * @out: the fit
+ */
+void tr_trend(const struct tr_series *s, const double *v, double t0,
+	      double t1, const struct tr_params *p, struct tr_trend *out);
+
+/**
  * tr_analyse() - analyse the event at @at.
  * @s: the series
  * @at: the event's time
@@ -71,7 +143,11 @@ struct tr_window {
  * @p: parameters
  * @out: filled: at, change_at (NAN unless significant), before/after means
  *	and standard deviations, nbefore/nafter, ratio (0 when before is 0),
- *	significant; @out->event is left alone
+ *	before_trend, before_span (tr_trend() of the "before" window),
+ *	before_unwritten_from/_to (the same over @s->share, NAN without it),
+ *	steady (neither the throughput nor the share drifts: by trend_min of
+ *	the throughput's mean, by share_min of the share), significant (never
+ *	when not steady); @out->event is left alone
  * @w: if not NULL, the spans used
  *
  * Return: 0, or -EINVAL when @s is not increasing in time.  Too few samples
@@ -97,5 +173,12 @@ long tr_change_point(const double *y, size_t n, double *sse_gain);
  * errs on the strict side).
  */
 double tr_t_critical(double df);
+
+/**
+ * tr_t_pvalue() - two-sided p-value of Student's t statistic @t with @df
+ * degrees of freedom (any real df > 0), from the regularised incomplete
+ * beta function.  Return: 0 .. 1; 1 when @df <= 0.
+ */
+double tr_t_pvalue(double t, double df);
 
 #endif

@@ -264,6 +264,9 @@ int main(void)
 			r = profile_load(path, &o, err, sizeof(err));
 			ok(r == 0 && !strcmp(o.pi_format, fmts[i]),
 			   "shipped profile %s (%s)", names[i], o.pi_format);
+			/* a PI profile measures a steady baseline (issue 9) */
+			ok(o.precondition == PRECOND_ON,
+			   "shipped profile %s sets precondition=on", names[i]);
 			if (i == 0)
 				ok(o.rw == RW_RANDRW && o.rwmixread == 50 && o.bs == 262144,
 				   "dif1 is the seed workload: randrw 50/50 256k");

@@ -2,7 +2,9 @@
 /*
  * test-transition.c - the transition analysis on synthetic series: a clean
  * step, flat noise, two events, and the edge cases (event at t=1, event
- * after the last sample, too few samples, bad input).
+ * after the last sample, too few samples, bad input); the trend test of
+ * the "before" window on a drifting series (a fresh PI disk) and on flat
+ * noise with a step.
  */
 #include "config.h"
 
@@ -18,7 +20,7 @@
 #define MB 1e6
 #define N 24
 
-static double tt[64], dd[64], yy[64];
+static double tt[64], dd[64], yy[64], share[64];
 
 /* xorshift64* and Box-Muller: reproducible Gaussian noise */
 static uint64_t rng = 88172645463325252ull;
@@ -48,7 +50,7 @@ static double gauss(void)
 static struct tr_series make_step(int n, double lo, double hi, double step,
 				  double sd)
 {
-	struct tr_series s = { tt, dd, yy, (size_t)n };
+	struct tr_series s = { .t = tt, .dt = dd, .y = yy, .n = (size_t)n };
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -186,7 +188,7 @@ static void test_two_events(void)
 {
 	struct tr_params p;
 	struct dix_transition tr;
-	struct tr_series s = { tt, dd, yy, 30 };
+	struct tr_series s = { .t = tt, .dt = dd, .y = yy, .n = 30 };
 	int i;
 
 	tr_params_default(&p);
@@ -254,6 +256,178 @@ static void test_edges(void)
 	   "short tail interval ignored");
 }
 
+/*
+ * 1-second intervals ending at 1..n: a level falling linearly from @from
+ * (t = 0) to @to (t = @at), then @after, plus Gaussian noise of @sd.  The
+ * shape of the issue-9 run on a fresh scsi_debug disk: 28 -> 16 MB/s in
+ * the 10 s before a hot-load.
+ */
+static struct tr_series make_drift(int n, double from, double to, double at,
+				   double after, double sd)
+{
+	struct tr_series s = { .t = tt, .dt = dd, .y = yy, .n = (size_t)n };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		double mid = i + 0.5;
+
+		tt[i] = i + 1;
+		dd[i] = 1;
+		yy[i] = (mid < at ? from + (to - from) * mid / at : after) +
+			sd * gauss();
+	}
+	return s;
+}
+
+static void test_trend(void)
+{
+	struct tr_params p;
+	struct dix_transition tr;
+	struct tr_trend tf;
+	struct tr_series s;
+	int i, flagged, sig;
+
+	tr_params_default(&p);
+	/* p-values against closed forms (df 1: Cauchy, df 2) and tables */
+	ok(fabs(tr_t_pvalue(1, 1) - 0.5) < 1e-9, "p(t=1, df 1) = 1 - 2 atan(1) / pi");
+	ok(fabs(tr_t_pvalue(2, 2) - (1 - 2 / sqrt(6))) < 1e-9,
+	   "p(t=2, df 2) = 1 - t / sqrt(t^2 + 2)");
+	ok(fabs(tr_t_pvalue(-3.707, 6) - 0.01) < 1e-4, "p(3.707, 6) = 1 %% (table)");
+	ok(fabs(tr_t_pvalue(tr_t_critical(10), 10) - 0.001) < 2e-6,
+	   "p at the 99.9 %% critical value of df 10 = 0.1 %% (%.6f)",
+	   tr_t_pvalue(tr_t_critical(10), 10));
+	ok(fabs(tr_t_pvalue(1.959964, 1e7) - 0.05) < 1e-5, "large df: normal");
+	ok(tr_t_pvalue(0, 5) == 1 && tr_t_pvalue(INFINITY, 5) == 0 &&
+	   tr_t_pvalue(3, 0) == 1, "p(0) = 1, p(inf) = 0, df 0: 1");
+
+	/* drift: 28 -> 16 MB/s before the load at 10, 26 MB/s after */
+	s = make_drift(N, 28 * MB, 16 * MB, 10, 26 * MB, 1 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.steady, "drift: before not steady (trend %.3f)", tr.before_trend);
+	/* over the window [2, 10] the line falls 9.6 MB/s around a mean of
+	 * 20.8: -46 % */
+	ok(fabs(tr.before_trend + 0.46) < 0.08, "drift: before_trend %.3f ~ -0.46",
+	   tr.before_trend);
+	ok(fabs(tr.before_span - 8) < 1e-9, "drift: the fit spans 8 s (%.2f)",
+	   tr.before_span);
+	ok(!tr.significant && isnan(tr.change_at),
+	   "drift: no verdict (ratio %.2f would compare a drift)", tr.ratio);
+	/* the same fall upwards is a drift too */
+	s = make_drift(N, 16 * MB, 28 * MB, 10, 40 * MB, 1 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.steady && tr.before_trend > 0.3 && !tr.significant,
+	   "rising drift: not steady (trend %+.3f)", tr.before_trend);
+
+	/* power: the drift at 5 % noise is found in nearly every draw */
+	for (i = 0, flagged = 0; i < 500; i++) {
+		s = make_drift(N, 28 * MB, 16 * MB, 10, 26 * MB, 1 * MB);
+		tr_trend(&s, s.y, 2, 10, &p, &tf);
+		flagged += !tf.steady;
+	}
+	ok(flagged >= 490, "drift at 5 %% noise found in %d of 500 draws", flagged);
+
+	/* flat noisy series with a step: steady, and the step significant */
+	s = make_step(N, 30 * MB, 48 * MB, 10.2, 3 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.steady && fabs(tr.before_trend) < 0.1,
+	   "flat + step: steady (trend %+.3f)", tr.before_trend);
+	ok(tr.significant && fabs(tr.ratio - 1.6) < 0.15,
+	   "flat + step: significant, ratio %.3f", tr.ratio);
+
+	/* false alarms on flat 10 % noise: the slope and the shift tests at
+	 * 1 % each (they overlap) promise 1 to 2 % */
+	for (i = 0, flagged = 0, sig = 0; i < 2000; i++) {
+		s = make_step(N, 90 * MB, 90 * MB, 10, 9 * MB);
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		flagged += !tr.steady;
+		sig += !tr.steady && tr.significant;
+	}
+	ok(flagged >= 10 && flagged <= 50,
+	   "flat 10 %% noise: %d of 2000 draws not steady (1-2 %% expected; "
+	   "0 would mean the test never fires)", flagged);
+	is_int(sig, 0, "not steady is never significant");
+
+	/* a staircase (the fresh disk's passes: one level, then a quarter
+	 * lower) fits a line badly; the level shift finds it.  Mid-window
+	 * it is found in 9 draws of 10; at 4.5 s only 2.5 of the 8 intervals
+	 * show the first level, and the slope alone finds it in about 40 %
+	 * of the draws */
+	for (i = 0, flagged = 0, sig = 0; i < 200; i++) {
+		s = make_step(N, 60 * MB, 45 * MB, 6, 3 * MB);
+		tr_trend(&s, s.y, 2, 10, &p, &tf);
+		flagged += !tf.steady;
+		sig += tf.sig;
+	}
+	ok(flagged >= 170 && sig + 30 < flagged,
+	   "staircase 60 -> 45 MB/s at 6 s: not steady in %d of 200 draws, "
+	   "%d by the slope", flagged, sig);
+	for (i = 0, flagged = 0, sig = 0; i < 200; i++) {
+		s = make_step(N, 60 * MB, 45 * MB, 4.5, 3 * MB);
+		tr_trend(&s, s.y, 2, 10, &p, &tf);
+		flagged += !tf.steady;
+		sig += tf.sig;
+	}
+	ok(flagged >= 120 && sig + 30 < flagged,
+	   "staircase at 4.5 s: not steady in %d of 200 draws, %d by the "
+	   "slope", flagged, sig);
+	ok(fabs(tf.shift_from - 60 * MB) < 5 * MB && fabs(tf.shift_to - 45 * MB) < 3 * MB,
+	   "staircase: levels %.1f -> %.1f MB/s", tf.shift_from / MB,
+	   tf.shift_to / MB);
+
+	/* the cause named: flat noisy throughput, but the share of reads
+	 * finding never-written blocks falls 100 % -> 50 % at 4.5 s */
+	s = make_step(N, 50 * MB, 50 * MB, 10, 5 * MB);
+	for (i = 0; i < N; i++)
+		share[i] = (tt[i] <= 4.5 ? 1 : 0.5 + 0.04 * gauss());
+	s.share = share;
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.steady && !tr.significant, "share 100 %% -> 50 %%: not steady, no verdict");
+	ok(fabs(tr.before_unwritten_from - 1) < 0.01 &&
+	   fabs(tr.before_unwritten_to - 0.5) < 0.05,
+	   "share levels %.2f -> %.2f", tr.before_unwritten_from,
+	   tr.before_unwritten_to);
+	/* a preconditioned disk: share 0 throughout, the step is judged */
+	s = make_step(N, 30 * MB, 48 * MB, 10.2, 1 * MB);
+	for (i = 0; i < N; i++)
+		share[i] = 0;
+	s.share = share;
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.steady && tr.significant && tr.before_unwritten_from == 0 &&
+	   tr.before_unwritten_to == 0, "share 0: steady, step significant");
+	/* a share that only wobbles (binomial noise of ~100 reads) is steady */
+	s = make_step(N, 30 * MB, 48 * MB, 10.2, 1 * MB);
+	for (i = 0; i < N; i++)
+		share[i] = 0.5 + 0.05 * gauss();
+	s.share = share;
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.steady && tr.significant, "share 50 %% +- 5: steady, step significant");
+	/* no reads in an interval: NAN, skipped */
+	share[4] = NAN;
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.steady && !isnan(tr.before_unwritten_from), "a NAN share is skipped");
+
+	/* a real but small slope (5 % over the window) is steady */
+	s = make_drift(N, 30 * MB, 28.125 * MB, 10, 30 * MB, 0);
+	tr_trend(&s, s.y, 2, 10, &p, &tf);
+	ok(tf.steady && tf.slope < 0 && fabs(tf.rel) < 0.1,
+	   "a 5 %% slope is below trend_min: steady (rel %+.3f)", tf.rel);
+	/* a noiseless 10 %+ fall: exact, not steady */
+	s = make_drift(N, 30 * MB, 20 * MB, 10, 30 * MB, 0);
+	tr_trend(&s, s.y, 2, 10, &p, &tf);
+	ok(!tf.steady && tf.slope_se < 1e-6 * MB,
+	   "a noiseless fall: not steady (rel %+.3f)", tf.rel);
+
+	/* too few intervals to fit: no trend, steady */
+	s = make_step(N, 30 * MB, 48 * MB, 10, 1 * MB);
+	tr_trend(&s, s.y, 2, 4, &p, &tf);
+	ok(tf.n == 2 && isnan(tf.rel) && tf.steady,
+	   "2 intervals: no fit (n %d), steady", tf.n);
+	s = make_step(N, 30 * MB, 48 * MB, 1.2, 0.5 * MB);
+	tr_analyse(&s, 1.0, 0, INFINITY, &p, &tr, NULL);
+	ok(isnan(tr.before_trend) && tr.steady,
+	   "event at t=1: before_trend null, steady");
+}
+
 int main(void)
 {
 	test_t_table();
@@ -262,5 +436,6 @@ int main(void)
 	test_flat_noise();
 	test_two_events();
 	test_edges();
+	test_trend();
 	return tap_done();
 }

@@ -6,8 +6,8 @@ need_vm
 need_dixload
 need_python
 
+# the dix-ip profile preconditions the disk itself (--precondition)
 script="$(guest_need_module crct10dif_pclmul)
-$GUEST_PREFILL
 dixload --dev /dev/sda --profile dix-ip --runtime 20 --hotload crct10dif_pclmul@8 --output-format json
 echo \"DIXLOAD-EXIT \$?\""
 

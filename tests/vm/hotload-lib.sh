@@ -4,24 +4,6 @@
 # scripts/dixvm copies profiles/*.profile into the guest and sets
 # DIXLOAD_PROFILE_PATH there, so "--profile dif1" works in guest commands.
 
-# Guest shell function: "ddt LABEL MIB DD-ARGS..." runs dd over MIB MiB
-# (bs=1M) and prints "DD LABEL BYTES SECONDS", timed by /proc/uptime
-# (busybox dd prints no rate).
-GUEST_DDT='ddt() {
-	l=$1; m=$2; shift 2
-	a=$(cut -d" " -f1 /proc/uptime)
-	dd bs=1M count=$m "$@" 2> /dev/null || echo "DDFAIL $l"
-	b=$(cut -d" " -f1 /proc/uptime)
-	echo "DD $l $((m * 1048576)) $(awk "BEGIN { print $b - $a }")"
-}'
-
-# A block never written carries the escape app tag 0xffff, and the kernel
-# skips its guard check on reads: on a fresh scsi_debug disk the share of
-# checked reads grows as a load writes, so throughput drifts down for the
-# first seconds.  Writing the whole disk first (with PI, through the block
-# layer) makes every read a checked one and the "before" level steady.
-GUEST_PREFILL='dd if=/dev/zero of=/dev/sda bs=1M oflag=direct 2> /dev/null; sync'
-
 # guest_need_module NAME - print guest text that ends the guest command with
 # status 77 when the kernel has no module NAME.
 guest_need_module()

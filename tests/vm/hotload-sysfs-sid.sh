@@ -8,8 +8,8 @@ need_vm
 need_dixload
 need_python
 
-script="$GUEST_PREFILL
-uname -r | sed 's/^/KVER /'
+# the dif1 profile preconditions the disk itself (--precondition)
+script="uname -r | sed 's/^/KVER /'
 dixload --dev /dev/sda --profile dif1 --runtime 18 --sysfs /sys/block/sda/integrity/read_verify=0@8 --output-format json
 echo \"DIXLOAD-EXIT \$?\"
 echo 1 > /sys/block/sda/integrity/read_verify
