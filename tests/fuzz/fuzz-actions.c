@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (actions_check(&o, err, sizeof(err)))
 		FUZZ_CHECK(err[0], "actions refused without a reason");
 	check_inject(&o);
-	opts_print_effective(fuzz_sink(), &o, 1);
+	fuzz_print_opts(&o);
 	opts_free(&o);
 	free(text);
 	return 0;

@@ -81,8 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(isfinite(v) && v >= 0, "--%s %s = %g",
 				   d->name, value, v);
 		}
-		opts_print_effective(fuzz_sink(), &o, 0);
-		opts_print_effective(fuzz_sink(), &o, 1);
+		fuzz_print_opts(&o);
 	} else {
 		FUZZ_CHECK(err[0], "--%s '%s' refused without a reason",
 			   d->name, value);

@@ -45,8 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts_init(&o);
 	if (!profile_read(f, "fuzz.profile", &o, err, sizeof(err))) {
 		check_bounds(&o);
-		opts_print_effective(fuzz_sink(), &o, 0);
-		opts_print_effective(fuzz_sink(), &o, 1);
+		fuzz_print_opts(&o);
 	} else {
 		FUZZ_CHECK(memchr(err, 0, sizeof(err)) && err[0],
 			   "failed without a message");

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
+#include "options.h"
 #include "probe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -60,6 +62,22 @@ static inline FILE *fuzz_sink(void)
 	if (!f)
 		abort();
 	return f;
+}
+
+/*
+ * fuzz_print_opts() - the settings as a run prints them: the start line and
+ * the JSON "settings" object.
+ */
+static inline void fuzz_print_opts(const struct dix_opts *o)
+{
+	struct jw w;
+
+	opts_print_effective(fuzz_sink(), o);
+	jw_init(&w, fuzz_sink());
+	jw_obj_open(&w, NULL);
+	opts_json(&w, "settings", o);
+	jw_obj_close(&w);
+	jw_end_line(&w);
 }
 
 /*
