@@ -11,6 +11,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "crcbench.h"
 #include "engine.h"
 #include "hotload.h"
@@ -53,6 +54,9 @@ static void print_version(void)
 #ifdef HAVE_KMOD
 	printf(" kmod");
 #endif
+#ifdef HAVE_JSONC
+	printf(" jsonc");
+#endif
 	printf("\n");
 #ifdef DIX_SANITIZED
 	/* tests judge no throughput of a build that spends its CPU checking */
@@ -68,6 +72,7 @@ static void usage(FILE *f)
 "Usage: dixload --dev PATH [--profile NAME|FILE] [options]\n"
 "       dixload probe DEV [--json]\n"
 "       dixload crcbench [--seconds S] [--json]\n"
+"       dixload compare A.json B.json [--threshold PCT] [--output-format json]\n"
 "\n"
 "Block-layer I/O integrity load generator: reads and writes with verified\n"
 "data on block devices (with T10 PI / DIX where the device has it) and files,\n"
@@ -117,7 +122,26 @@ static void usage(FILE *f)
 "  3  integrity errors (PI check failures, data verification failures)\n"
 "  4  a scheduled action (--hotload, --unload, --sysfs, --exec) failed,\n"
 "     found its module already loaded, or never ran\n"
+"  5  dixload compare: run B regressed beyond the threshold\n"
 "  When several apply: 3 > 2 > 4 > 0.\n");
+}
+
+/*
+ * --dump-options: the option table (opts_dump()) and the options this file
+ * handles itself, for scripts/gen-completion.
+ */
+static void dump_options(void)
+{
+	const struct dix_engine *const *e;
+	char names[512];
+	size_t used = 0;
+
+	names[0] = '\0';
+	for (e = engine_list(); *e && used < sizeof(names); e++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s",
+				 used ? " " : "", (*e)->name);
+	opts_dump(stdout, names);
+	printf("help\tflag\t\nversion\tflag\t\nlist-profiles\tflag\t\n");
 }
 
 /* Split "--name=value" / "--name value"; flags take no value. */
@@ -140,6 +164,11 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 		}
 		if (!strcmp(arg, "--version")) {
 			print_version();
+			exit(0);
+		}
+		/* not in --help: the build's completion generator reads it */
+		if (!strcmp(arg, "--dump-options")) {
+			dump_options();
 			exit(0);
 		}
 		if (!strcmp(arg, "--list-profiles")) {
@@ -403,8 +432,16 @@ int main(int argc, char **argv)
 		return probe_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "crcbench"))
 		return crcbench_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "compare")) {
+#ifdef HAVE_JSONC
+		return compare_main(argc - 1, argv + 1);
+#else
+		dix_err("compare: this dixload was built without json-c (install libjson-c-dev and rebuild)");
+		return DIX_EXIT_USAGE;
+#endif
+	}
 	if (argc > 1 && argv[1][0] != '-') {
-		dix_err("unknown command '%s' (commands: probe, crcbench; or options, see --help)",
+		dix_err("unknown command '%s' (commands: probe, crcbench, compare; or options, see --help)",
 			argv[1]);
 		return DIX_EXIT_USAGE;
 	}

@@ -20,6 +20,7 @@ enum dix_exit {
 	DIX_EXIT_IO = 2,	/* I/O errors */
 	DIX_EXIT_INTEGRITY = 3,	/* PI or data verification errors */
 	DIX_EXIT_ACTION = 4,	/* a scheduled action (hot-load ...) failed */
+	DIX_EXIT_REGRESSION = 5,	/* dixload compare: B regressed beyond the threshold */
 };
 
 /**

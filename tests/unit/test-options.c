@@ -99,5 +99,24 @@ int main(void)
 	       "iodepth 08 accepted (it was 'not an integer' as octal)");
 	is_int(o.iodepth, 8, "iodepth 08 is eight");
 	opts_free(&o);
+
+	/* --rate R,W in MB/s kept as bytes/s; one number caps both */
+	opts_init(&o);
+	is_int(opt_set(&o, "rate", "50,20", NULL, 0), 0, "--rate 50,20");
+	ok(o.rate[0] == 50e6 && o.rate[1] == 20e6, "R 50 MB/s, W 20 MB/s");
+	is_int(opt_set(&o, "rate", ",2.5", NULL, 0), 0, "--rate ,2.5");
+	ok(o.rate[0] == 0 && o.rate[1] == 2.5e6, "reads uncapped, W 2.5 MB/s");
+	is_int(opt_set(&o, "rate-iops", "300", NULL, 0), 0, "--rate-iops 300");
+	ok(o.rate_iops[0] == 300 && o.rate_iops[1] == 300, "300 IOPS each way");
+	is_int(opt_set(&o, "rate", ",", NULL, 0), -EINVAL, "--rate , rejected");
+	is_int(opt_set(&o, "rate", "-5", NULL, 0), -EINVAL, "negative rejected");
+	is_int(opt_set(&o, "rate", "5,x", NULL, 0), -EINVAL, "junk rejected");
+	f = open_memstream(&buf, &len);
+	opts_print_effective(f, &o);
+	fclose(f);
+	ok(strstr(buf, "rate=,2.5") && strstr(buf, "rate-iops=300"),
+	   "effective line keeps the user's units: %s", buf);
+	free(buf);
+	opts_free(&o);
 	return tap_done();
 }
