@@ -8,7 +8,7 @@
  * Checks: a size prints back (format_size()) to text that parses to the
  * same value; seconds are finite and not negative; a schedule splits into
  * a non-empty spec and such a time; an accepted option value is within the
- * table's bounds.
+ * table's bounds; a rate is what its text says, per direction.
  */
 #include "config.h"
 
@@ -74,6 +74,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(v >= d->min && (!d->max || v <= d->max),
 				   "--%s %s = %llu", d->name, value,
 				   (unsigned long long)v);
+		}
+		if (d->type == OPT_RATE) {
+			double *r = (double *)((char *)&o + d->off);
+			char *end;
+			double one = strtod(value, &end);
+
+			FUZZ_CHECK(isfinite(r[0]) && r[0] >= 0 &&
+				   isfinite(r[1]) && r[1] >= 0,
+				   "--%s %s = %g,%g", d->name, value, r[0], r[1]);
+			/* one number caps both directions at that number */
+			if (!strchr(value, ','))
+				FUZZ_CHECK(r[0] == one * d->unit &&
+					   r[1] == r[0],
+					   "--%s '%s' = %g,%g, not %g", d->name,
+					   value, r[0], r[1], one * d->unit);
 		}
 		if (d->type == OPT_SECONDS) {
 			double v = *(double *)((char *)&o + d->off);

@@ -111,6 +111,18 @@ int main(void)
 	is_int(opt_set(&o, "rate", ",", NULL, 0), -EINVAL, "--rate , rejected");
 	is_int(opt_set(&o, "rate", "-5", NULL, 0), -EINVAL, "negative rejected");
 	is_int(opt_set(&o, "rate", "5,x", NULL, 0), -EINVAL, "junk rejected");
+	/* a number too long for the parser's buffer was cut to its zeros */
+	buf = datafile_text("fuzz/options/rate-64-digits", NULL);
+	if (buf) {
+		char *eq = strchr(buf, '=');
+
+		if (eq)
+			*eq = '\0';
+		is_int(eq ? opt_set(&o, buf, eq + 1, NULL, 0) : 0, -EINVAL,
+		       "rate of 64 digits refused, not cut to 0");
+		free(buf);
+	}
+	ok(o.rate[0] == 0 && o.rate[1] == 2.5e6, "and the caps stay as they were");
 	f = open_memstream(&buf, &len);
 	opts_print_effective(f, &o);
 	fclose(f);
