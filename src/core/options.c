@@ -190,7 +190,7 @@ const struct dix_option dix_options[] = {
 		.unit = 1, .metavar = "N|R,W",
 		.help = "cap I/Os per second per direction (R,W; one number: each)",
 	},
-	{ NULL },
+	{ .name = NULL },
 };
 
 const struct dix_option *opt_find(const char *name)
@@ -230,6 +230,14 @@ static int parse_rate(const char *s, double unit, double *out)
 	if (!s || !*s)
 		return -EINVAL;
 	comma = strchr(s, ',');
+	/*
+	 * A side that does not fit is refused, not cut: "000...0005" cut to
+	 * its zeros was a rate of 0, uncapped (the options fuzz target's
+	 * check, tests/data/fuzz/options/rate-64-digits).
+	 */
+	if ((comma ? (size_t)(comma - s) : strlen(s)) >= sizeof(side[0]) ||
+	    (comma && strlen(comma + 1) >= sizeof(side[1])))
+		return -EINVAL;
 	if (!comma) {
 		snprintf(side[0], sizeof(side[0]), "%s", s);
 		snprintf(side[1], sizeof(side[1]), "%s", s);

@@ -77,4 +77,14 @@ const char *dix_io_strerror(int e);
  */
 int read_sysfs_str(const char *path, char *buf, size_t len);
 
+#ifdef DIX_SANITIZED
+/**
+ * dix_sanitizer_report_path() - make ASan, UBSan and LSan write their
+ * reports to @path.PID instead of stderr (a build configured with
+ * --enable-sanitizers only).  What log_path in ASAN_OPTIONS/UBSAN_OPTIONS
+ * does at start, for a test that must check that a report is written.
+ */
+void dix_sanitizer_report_path(const char *path);
+#endif
+
 #endif
