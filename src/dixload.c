@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "crcbench.h"
+#include "cryptobind.h"
 #include "engine.h"
 #include "hotload.h"
 #include "options.h"
@@ -53,6 +54,9 @@ static void print_version(void)
 #ifdef HAVE_KMOD
 	printf(" kmod");
 #endif
+#ifdef HAVE_KCAPI_ENGINE
+	printf(" kcapi");
+#endif
 	printf("\n");
 }
 
@@ -88,6 +92,7 @@ static void usage(FILE *f)
 
 		fprintf(f, "  %-10s %s\n", (*e)->name, (*e)->help);
 		fprintf(f, "  %-10s targets: %s; --pi app: %s%s%s\n", "",
+			(*e)->targets & DIX_TGT_CRYPTO ? "none (the kernel crypto API; no --dev)" :
 			(*e)->targets & DIX_TGT_BLOCK ? "block devices and files" :
 			(*e)->targets & DIX_TGT_SCSI ? "SCSI disks" : "NVMe namespaces",
 			app[(*e)->app_pi], (*e)->needs ? "; needs " : "",
@@ -311,6 +316,81 @@ static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
 	return -EINVAL;
 }
 
+/* Default amount of requests of a crypto run without --size: 1 GiB. */
+#define CRYPTO_DEFAULT_SIZE	(1ull << 30)
+
+/*
+ * A crypto engine's run: no device, a virtual target of --size bytes of
+ * requests (the same loop, meter, report, hot-load, plot and CSV as a
+ * device), no safety checks (nothing is written), no preconditioning.
+ */
+static int crypto_main(int argc, char **argv, struct dix_opts *o,
+		       const struct dix_engine *eng)
+{
+	struct dix_target t;
+	struct dix_run r;
+	char err[1024], warn[512], *path = NULL;
+	int status;
+
+	(void)argc;
+	(void)argv;
+	if (o->dev) {
+		dix_err("--engine %s takes no --dev: its load is the kernel crypto API (--alg)",
+			eng->name);
+		return DIX_EXIT_USAGE;
+	}
+	if (!o->alg) {
+		dix_err("--engine %s needs --alg (see ENGINES in --help)",
+			eng->name);
+		return DIX_EXIT_USAGE;
+	}
+	if (o->pi == PI_APP || o->inject.n) {
+		dix_err("--pi app and --inject are for devices; --engine %s checks every result itself",
+			eng->name);
+		return DIX_EXIT_USAGE;
+	}
+	if (o->tfms % o->jobs) {
+		dix_err("--tfms %llu is not a multiple of --jobs %llu (each job holds --tfms / --jobs TFMs)",
+			(unsigned long long)o->tfms,
+			(unsigned long long)o->jobs);
+		return DIX_EXIT_USAGE;
+	}
+	if (actions_check(o, err, sizeof(err))) {
+		dix_err("%s", err);
+		return DIX_EXIT_USAGE;
+	}
+	if (!o->seed_set) {
+		if (getrandom(&o->seed, sizeof(o->seed), 0) != sizeof(o->seed))
+			o->seed = (uint64_t)dix_now_ns();
+		o->seed &= (1ull << 53) - 1;	/* exact in JSON doubles */
+	}
+	if (check_output_files(o))
+		return DIX_EXIT_USAGE;
+	if (asprintf(&path, "%s:%s", eng->name, o->alg) < 0)
+		return DIX_EXIT_USAGE;
+	target_open_crypto(&t, path, o->alg,
+			   o->size ? o->size + o->offset :
+			   CRYPTO_DEFAULT_SIZE + o->offset, o->bs);
+	if (target_fit_region(&t, o, err, sizeof(err), warn, sizeof(warn))) {
+		dix_err("%s", err);
+		free(path);
+		return DIX_EXIT_USAGE;
+	}
+	cryptobind_init(o->alg, o->tfms, o->rebind);
+	memset(&r, 0, sizeof(r));
+	o->precondition = PRECOND_OFF;
+	snprintf(r.pre.reason, sizeof(r.pre.reason),
+		 "a crypto load has no device to write");
+	r.o = o;
+	r.t = &t;
+	r.eng = eng;
+	r.wake_fd = -1;
+	status = run_load(&r);
+	opts_free(o);
+	free(path);
+	return status;
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct dix_opts o;
@@ -326,15 +406,22 @@ static int run_main(int argc, char **argv)
 		profile_list(stdout);
 		return 0;
 	}
-	if (!o.dev) {
-		dix_err("--dev PATH is required (a block device or a file; see --help)");
-		return DIX_EXIT_USAGE;
-	}
 	eng = engine_find(o.engine);
 	if (!eng) {
 		engine_names(NULL, err, sizeof(err));
 		dix_err("--engine: '%s' is not available (allowed: %s)",
 			o.engine, err);
+		return DIX_EXIT_USAGE;
+	}
+	if (engine_is_crypto(eng))
+		return crypto_main(argc, argv, &o, eng);
+	if (!o.dev) {
+		dix_err("--dev PATH is required (a block device or a file; see --help)");
+		return DIX_EXIT_USAGE;
+	}
+	if (o.alg) {
+		dix_err("--alg is for crypto engines (--engine %s drives a device)",
+			eng->name);
 		return DIX_EXIT_USAGE;
 	}
 	if (check_pi_mode(&o, eng))

@@ -32,6 +32,7 @@
 #include "actions.h"
 #include "hotload.h"
 #include "json.h"
+#include "cryptobind.h"
 #include "kwatch.h"
 #include "modules.h"
 #include "run.h"
@@ -172,6 +173,20 @@ static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 		      d->changes[i].json, d->changes[i].label);
 }
 
+/*
+ * A crypto load: which driver serves --alg and where the TFMs are bound,
+ * when that may have changed (a selection changed, TFMs were reopened).
+ */
+static void binding_note(struct ctl *c, int changed)
+{
+	char *text = cryptobind_poll(&c->cur, changed);
+
+	if (!text)
+		return;
+	event(c, EV_NOTE, run_elapsed(c->r), text, -1, -1, NULL, NULL, NULL);
+	free(text);
+}
+
 /* Take a snapshot, diff it against the last one, keep it. */
 static void snapshot_diff(struct ctl *c, struct kw_diff *d)
 {
@@ -266,6 +281,7 @@ static void act_module(struct ctl *c, const struct action *a)
 	}
 	event(c, EV_ACTION, t, what, !e, dur, e ? msg : detail, json, what);
 	emit_changes(c, &d, 0);
+	binding_note(c, d.nchanges > 0);
 	kw_diff_free(&d);
 	free(dj);
 	free(json);
@@ -443,6 +459,7 @@ static void watch_tick(struct ctl *c)
 
 	snapshot_diff(c, &d);
 	emit_changes(c, &d, 1);
+	binding_note(c, d.nchanges > 0);
 	kw_diff_free(&d);
 }
 

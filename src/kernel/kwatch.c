@@ -167,6 +167,8 @@ int kw_parse_crypto(const char *text, struct kw_alg **out, int *n)
 				copy_value(cur.type, sizeof(cur.type), val, end - val);
 			else if (KEY("priority"))
 				cur.priority = atoi(val);
+			else if (KEY("refcnt"))
+				cur.refcnt = atoi(val);
 			else if (KEY("selftest"))
 				tested = !strncmp(val, "passed", 6);
 			else if (KEY("internal"))
