@@ -83,16 +83,24 @@ struct kc_alg {
 	enum kc_chain chain;
 };
 
+#define SKC(n, k, iv, al, e, c) { .name = n, .type = KC_SKCIPHER, .keylen = k, \
+	.ivlen = iv, .align = al, .evp = e, .ref = REF_EVP, .chain = c }
+#define AEAD(n, k, iv) { .name = n, .type = KC_AEAD, .keylen = k, .ivlen = iv, \
+	.taglen = 16, .assoclen = 16, .align = 1, .evp = EVP_aes_128_gcm, \
+	.ref = REF_EVP }
+#define HASH(n, k, d, r) { .name = n, .type = KC_HASH, .keylen = k, \
+	.align = 1, .digest = d, .ref = r }
+
 static const struct kc_alg kc_algs[] = {
-	{ "xts(aes)", KC_SKCIPHER, 32, 16, 0, 0, 16, 0, EVP_aes_128_xts, REF_EVP },
-	{ "cbc(aes)", KC_SKCIPHER, 16, 16, 0, 0, 16, 0, EVP_aes_128_cbc, REF_EVP, CH_CBC },
-	{ "ctr(aes)", KC_SKCIPHER, 16, 16, 0, 0, 1, 0, EVP_aes_128_ctr, REF_EVP, CH_CTR },
-	{ "gcm(aes)", KC_AEAD, 16, 12, 16, 16, 1, 0, EVP_aes_128_gcm, REF_EVP },
-	{ "rfc4106(gcm(aes))", KC_AEAD, 20, 8, 16, 16, 1, 0, EVP_aes_128_gcm, REF_EVP },
-	{ "crc32c", KC_HASH, 0, 0, 0, 0, 1, 4, NULL, REF_CRC32C },
-	{ "crct10dif", KC_HASH, 0, 0, 0, 0, 1, 2, NULL, REF_CRC16 },
-	{ "sha256", KC_HASH, 0, 0, 0, 0, 1, 32, NULL, REF_SHA256 },
-	{ "hmac(sha256)", KC_HASH, 32, 0, 0, 0, 1, 32, NULL, REF_HMAC },
+	SKC("xts(aes)", 32, 16, 16, EVP_aes_128_xts, CH_NONE),
+	SKC("cbc(aes)", 16, 16, 16, EVP_aes_128_cbc, CH_CBC),
+	SKC("ctr(aes)", 16, 16, 1, EVP_aes_128_ctr, CH_CTR),
+	AEAD("gcm(aes)", 16, 12),
+	AEAD("rfc4106(gcm(aes))", 20, 8),
+	HASH("crc32c", 0, 4, REF_CRC32C),
+	HASH("crct10dif", 0, 2, REF_CRC16),
+	HASH("sha256", 0, 32, REF_SHA256),
+	HASH("hmac(sha256)", 32, 32, REF_HMAC),
 };
 
 /* Room after a request for an AEAD's associated data and tag. */
@@ -281,6 +289,12 @@ static int kc_init(struct dix_eng_ctx *ctx)
 		return -EINVAL;
 	}
 	k->bs = o->bs;
+	if (k->bs % k->a->align) {
+		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+			 "--bs %u: %s takes whole blocks of %u bytes",
+			 k->bs, k->a->name, k->a->align);
+		return -EINVAL;
+	}
 	k->async = o->submit == SUBMIT_ASYNC;
 	k->verify = o->verify != VERIFY_OFF;
 	k->ntfm = o->tfms / ctx->jobs;
