@@ -22,10 +22,10 @@
  * Every result is checked (--verify on, the default) against an
  * implementation that shares nothing with the kernel: OpenSSL's libcrypto
  * for ciphers, AEADs, sha256 and hmac(sha256), dixload's own CRC library
- * for crc32c and crct10dif.  Ciphers get two checks per request: the
- * known answer (OpenSSL's result of the same operation on the same input
- * equals the kernel's) and the round trip (OpenSSL's inverse of the
- * kernel's output gives the input back).  A mismatch is an Err of kind
+ * for crc32c and crct10dif.  Ciphers get the round trip on every request
+ * (OpenSSL's inverse of the kernel's output gives the input back) and the
+ * known answer (OpenSSL's result of the same operation equals the
+ * kernel's) on one in KAT_EVERY (why: see there).  A mismatch is an Err of kind
  * verify naming the request, its TFM and direction.
  */
 #include "config.h"
@@ -539,9 +539,24 @@ static void check_hash(struct kc *k, struct dix_io *io)
 }
 
 /*
- * Check a cipher result: known answer (OpenSSL's result of the same
- * operation equals the kernel's) and round trip (OpenSSL's inverse of the
- * kernel's output gives the input back).
+ * Every KAT_EVERY-th request (by number) also gets the known-answer check.
+ * Measured in the 6.1 VM (TCG, xts(aes) 4 KiB, async, 4 TFMs x QD16):
+ * no checks 6.28 MB/s, round trip and known answer on every request
+ * 3.42 MB/s: OpenSSL's AES-NI is emulated under TCG like the kernel's, so
+ * each OpenSSL pass costs about what the kernel's request costs.  The
+ * round trip alone already pins the kernel's output (for a fixed key and
+ * IV a cipher is a permutation, and OpenSSL's inverse is independent of
+ * the kernel), so the second pass on every request buys little: it runs
+ * on one request in 16, which still catches a systematically wrong driver
+ * within its first 16 requests.
+ */
+#define KAT_EVERY	16
+
+/*
+ * Check a cipher result: the round trip (OpenSSL's inverse of the
+ * kernel's output gives the input back; an AEAD's tag must authenticate)
+ * on every request, the known answer (OpenSSL's result of the same
+ * operation equals the kernel's, tag included) on every KAT_EVERY-th.
  */
 static void check_cipher(struct kc *k, struct dix_io *io)
 {
@@ -552,41 +567,41 @@ static void check_cipher(struct kc *k, struct dix_io *io)
 				  k->in[io->idx] + ad : io->buf;
 	const unsigned char *aad = k->in[io->idx];
 	const unsigned char *got = k->out[io->idx] + ad;
-	const unsigned char *want_back = enc ? io->buf : in;
-	size_t n = io->len, d;
+	size_t n = io->len, d, cmp = n + (enc ? a->taglen : 0);
 	int r;
 
-	/* known answer: encrypt also compares the tag */
-	r = evp_crypt(k, enc, k->iv[io->idx], aad, in, n, k->ref,
-		      enc ? NULL : in + n);
-	if (r) {
-		mismatch(k, io, "reference failed",
-			 "OpenSSL rejected the request (%s)", strerror(-r));
-		return;
-	}
-	d = first_diff(got, k->ref, n + (enc ? a->taglen : 0));
-	if (d < n + (enc ? a->taglen : 0)) {
-		mismatch(k, io, "known answer",
-			 "the kernel's output differs from OpenSSL's at byte %zu%s",
-			 d, d >= n ? " (the tag)" : "");
-		return;
-	}
-	/* round trip: the inverse of the kernel's output */
+	/* round trip: the inverse of the kernel's output is the input */
 	r = evp_crypt(k, !enc, k->iv[io->idx], aad, got, n, k->ref,
 		      enc ? got + n : NULL);
 	if (r) {
 		mismatch(k, io, "round trip",
 			 "OpenSSL's inverse rejects the kernel's output (%s)",
+			 r == -EBADMSG ? "the tag does not authenticate" :
 			 strerror(-r));
 		return;
 	}
-	if (a->type == KC_AEAD && !enc)
-		want_back = in;		/* re-encrypting gives the ciphertext */
-	d = first_diff(k->ref, want_back, n);
-	if (d < n)
+	d = first_diff(k->ref, in, n);
+	if (d < n) {
 		mismatch(k, io, "round trip",
-			 "the inverse of the kernel's output differs from the input at byte %zu",
+			 "OpenSSL's inverse of the kernel's output differs from the input at byte %zu",
 			 d);
+		return;
+	}
+	if (req_no(k, io) % KAT_EVERY)
+		return;
+	/* known answer: encrypt also compares the tag */
+	r = evp_crypt(k, enc, k->iv[io->idx], aad, in, n, k->ref,
+		      enc ? NULL : in + n);
+	if (r) {
+		mismatch(k, io, "known answer",
+			 "OpenSSL rejects the request (%s)", strerror(-r));
+		return;
+	}
+	d = first_diff(got, k->ref, cmp);
+	if (d < cmp)
+		mismatch(k, io, "known answer",
+			 "the kernel's output differs from OpenSSL's at byte %zu%s",
+			 d, d >= n ? " (the tag)" : "");
 }
 
 /* The kernel's result of @io is in; @res: its bytes or -errno. */

@@ -124,7 +124,7 @@ static void tfm_runs(FILE *f, const struct kw_state *s)
 				fprintf(f, "%s (refcnt %d)", cb.driver[i],
 					a->refcnt);
 			else
-				fprintf(f, "%s (gone from /proc/crypto)",
+				fprintf(f, "%s (unlisted from /proc/crypto: the kernel drops an instance from the list when a better driver registers; the open TFMs still run on it)",
 					cb.driver[i]);
 		}
 		i = j + 1;
