@@ -432,13 +432,13 @@ static const char *opt_value(const struct dix_opts *o,
 	return NULL;
 }
 
-/* The settings as JSON members: numbers as numbers, sizes in bytes. */
-static void opts_json(struct jw *w, const struct dix_opts *o)
+void opts_json(struct jw *w, const char *key, const struct dix_opts *o)
 {
 	const struct dix_option *d;
 	char buf[64];
 	int i;
 
+	jw_obj_open(w, key);
 	for (d = dix_options; d->name; d++) {
 		const void *field = (const char *)o + d->off;
 		const char *v = opt_value(o, d, buf, sizeof(buf));
@@ -471,21 +471,15 @@ static void opts_json(struct jw *w, const struct dix_opts *o)
 			jw_str(w, d->name, v);
 		}
 	}
+	jw_obj_close(w);
 }
 
-void opts_print_effective(FILE *f, const struct dix_opts *o, int json)
+void opts_print_effective(FILE *f, const struct dix_opts *o)
 {
 	const struct dix_option *d;
 	char buf[64];
 	int first = 1, i;
 
-	if (json) {
-		struct jw w;
-
-		jw_init(&w, f);
-		opts_json(&w, o);
-		return;
-	}
 	for (d = dix_options; d->name; d++) {
 		const char *v = opt_value(o, d, buf, sizeof(buf));
 

@@ -181,11 +181,17 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
 /** opts_print_help() - the option table as --help text. */
 void opts_print_help(FILE *f);
 
+struct jw;
+
+/** opts_print_effective() - the effective settings as one "name=value ..." line. */
+void opts_print_effective(FILE *f, const struct dix_opts *o);
+
 /**
- * opts_print_effective() - the effective settings as one "name=value ..."
- * line (@json = 0) or as the members of a JSON object (@json = 1).
+ * opts_json() - the effective settings as the JSON object member @key:
+ * numbers as numbers (sizes in bytes), enums and strings as strings, lists
+ * as arrays; unset options are left out.
  */
-void opts_print_effective(FILE *f, const struct dix_opts *o, int json);
+void opts_json(struct jw *w, const char *key, const struct dix_opts *o);
 
 extern const char *const rw_names[];
 extern const char *const verify_names[];

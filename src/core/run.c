@@ -105,6 +105,12 @@ void run_event(struct dix_run *r, const struct dix_event *ev)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/* The control thread's event sink: events go into the run. */
+static void emit_event(void *ctx, const struct dix_event *ev)
+{
+	run_event(ctx, ev);
+}
+
 static void sum_counters(struct dix_run *r, struct dix_counters *c)
 {
 	int i;
@@ -417,8 +423,13 @@ int run_load(struct dix_run *r)
 	if (start_workers(r))
 		setup_failed = 1;
 	if (!setup_failed) {
-		int c = control_start(r);
+		struct dix_event_sink sink = {
+			.emit = emit_event, .ctx = r, .t0 = r->t0,
+		};
+		int c;
 
+		r->ctl = control_start(o, r->t->is_blk ? r->t->name : NULL,
+				       &sink, &c);
 		if (c == 0) {
 			ctl_started = 1;
 		} else if (c < 0) {
@@ -458,8 +469,10 @@ int run_load(struct dix_run *r)
 	for (i = 0; i < r->nworkers; i++)
 		pthread_join(r->workers[i].th, NULL);
 	r->t_end = dix_now();
-	if (ctl_started)
-		control_stop(r);
+	if (ctl_started) {
+		control_stop(r->ctl);
+		r->ctl = NULL;
+	}
 	/*
 	 * The tail after the last tick (a region covered before the next
 	 * deadline, or draining after a stop): a sample of its own when it is

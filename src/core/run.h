@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "event.h"
 #include "meter.h"
 #include "options.h"
 #include "precond.h"
@@ -18,36 +19,7 @@
 #include "target.h"
 
 struct dix_worker;
-
-enum dix_event_kind {
-	EV_ACTION,	/* something dixload did: modprobe, sysfs write, exec */
-	EV_CHANGE,	/* something dixload saw change in the kernel */
-	EV_NOTE,	/* information: e.g. "module already loaded" */
-};
-
-/**
- * struct dix_event - an event between meter lines.
- * @t: seconds since the start of the load
- * @kind: enum dix_event_kind
- * @what: what happened ("modprobe crct10dif_pclmul",
- *	"crc_t10dif transform: crct10dif-generic -> crct10dif-pclmul")
- * @ok: 1 succeeded, 0 failed, -1 not an action
- * @duration: seconds the action took (< 0: not applicable)
- * @detail: error text or other detail, or NULL
- * @json: extra JSON members, starting with ',' (e.g. ",\"crypto_added\":[]"),
- *	or NULL
- * @label: short label for the plot marker, or NULL (then @what is used)
- */
-struct dix_event {
-	double t;
-	int kind;
-	char *what;
-	int ok;
-	double duration;
-	char *detail;
-	char *json;
-	char *label;
-};
+struct ctl;
 
 /**
  * struct dix_transition - throughput before and after an event.
@@ -134,7 +106,7 @@ struct dix_run {
 	pthread_mutex_t lock;
 	int action_failed;
 	int wake_fd;
-	void *ctl;
+	struct ctl *ctl;
 	FILE *errlog;
 	pthread_mutex_t errlog_lock;
 	uint64_t extents_closed;

@@ -209,24 +209,24 @@ void target_close(struct dix_target *t)
 	t->fd = -1;
 }
 
-void integrity_print(FILE *f, const struct dix_target *t, int json)
+void integrity_json(struct jw *w, const char *key, const struct dix_target *t)
 {
 	const struct dix_integrity *in = &t->integrity;
 
-	if (json) {
-		struct jw w;
+	jw_obj_open(w, key);
+	jw_str(w, "format", in->format);
+	jw_uint(w, "protection_interval_bytes", in->interval);
+	jw_uint(w, "tag_size", in->tag_size);
+	jw_int(w, "read_verify", in->read_verify);
+	jw_int(w, "write_generate", in->write_generate);
+	jw_int(w, "device_is_integrity_capable", in->capable);
+	jw_obj_close(w);
+}
 
-		jw_init(&w, f);
-		jw_obj_open(&w, NULL);
-		jw_str(&w, "format", in->format);
-		jw_uint(&w, "protection_interval_bytes", in->interval);
-		jw_uint(&w, "tag_size", in->tag_size);
-		jw_int(&w, "read_verify", in->read_verify);
-		jw_int(&w, "write_generate", in->write_generate);
-		jw_int(&w, "device_is_integrity_capable", in->capable);
-		jw_obj_close(&w);
-		return;
-	}
+void integrity_print(FILE *f, const struct dix_target *t)
+{
+	const struct dix_integrity *in = &t->integrity;
+
 	if (t->crypto) {
 		fprintf(f, "target: %s, the kernel crypto API: no device; requests of %u bytes, %llu bytes of them\n",
 			t->name, t->lbs, (unsigned long long)t->size);

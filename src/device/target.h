@@ -98,7 +98,12 @@ int target_fit_region(const struct dix_target *t, struct dix_opts *o,
 /** target_close() - close the descriptor. */
 void target_close(struct dix_target *t);
 
-/** integrity_print() - one human line, or a JSON object when @json. */
-void integrity_print(FILE *f, const struct dix_target *t, int json);
+/** integrity_print() - the kernel integrity view as one human line. */
+void integrity_print(FILE *f, const struct dix_target *t);
+
+struct jw;
+
+/** integrity_json() - the kernel integrity view as the JSON object member @key. */
+void integrity_json(struct jw *w, const char *key, const struct dix_target *t);
 
 #endif

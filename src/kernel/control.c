@@ -35,7 +35,7 @@
 #include "cryptobind.h"
 #include "kwatch.h"
 #include "modules.h"
-#include "run.h"
+#include "event.h"
 #include "child.h"
 #include "util.h"
 
@@ -71,7 +71,9 @@ struct exec_job {
  * @lock: protects @jobs and the jobs' pid/killed/abandon/done fields
  */
 struct ctl {
-	struct dix_run *r;
+	struct dix_event_sink sink;
+	const struct dix_opts *o;
+	char *dev;
 	struct action *act;
 	int nact;
 	int next;
@@ -90,7 +92,13 @@ struct ctl {
 /* The target's block device name for module advice, or NULL. */
 static const char *target_dev(const struct ctl *c)
 {
-	return c->r->t && c->r->t->is_blk ? c->r->t->name : NULL;
+	return c->dev;
+}
+
+/* Seconds since the start of the load. */
+static double elapsed(const struct ctl *c)
+{
+	return dix_now() - c->sink.t0;
 }
 
 /* --------------------------------------------------------------------- */
@@ -106,7 +114,7 @@ static void event(struct ctl *c, int kind, double t, const char *what,
 		.json = (char *)json, .label = (char *)label,
 	};
 
-	run_event(c->r, &ev);
+	c->sink.emit(c->sink.ctx, &ev);
 }
 
 static void note(struct ctl *c, const char *fmt, ...)
@@ -119,7 +127,7 @@ static void note(struct ctl *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	event(c, EV_NOTE, run_elapsed(c->r), buf, -1, -1, NULL, NULL, NULL);
+	event(c, EV_NOTE, elapsed(c), buf, -1, -1, NULL, NULL, NULL);
 }
 
 static void names_text(FILE *f, char *const *v, int n)
@@ -131,13 +139,33 @@ static void names_text(FILE *f, char *const *v, int n)
 }
 
 /*
+ * Event members: @key with string @val, then @rest (members composed by
+ * kwatch, each with its leading comma).  Return: malloc'ed, or NULL.
+ */
+static char *members_with(const char *key, const char *val, const char *rest)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
+
+	if (!f)
+		return NULL;
+	jw_init_members(&w, f);
+	jw_str(&w, key, val);
+	fputs(rest ? rest : "", f);
+	fclose(f);
+	return buf;
+}
+
+/*
  * Report what changed since the last snapshot: module loads nobody asked
  * dixload for (@modules set), then every transform or driver selection
  * change, each an event of its own.
  */
 static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 {
-	double t = run_elapsed(c->r);
+	double t = elapsed(c);
 	int i;
 
 	if (modules && (d->nloaded || d->nunloaded)) {
@@ -159,8 +187,7 @@ static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 		}
 		json = kw_diff_json(d);
 		detail = kw_registered_text(d);
-		if (asprintf(&json2, ",\"change\":\"modules\"%s", json) < 0)
-			json2 = NULL;
+		json2 = members_with("change", "modules", json);
 		event(c, EV_CHANGE, t, what ? what : "modules changed", -1, -1,
 		      detail, json2, NULL);
 		free(what);
@@ -183,7 +210,7 @@ static void binding_note(struct ctl *c, int changed)
 
 	if (!text)
 		return;
-	event(c, EV_NOTE, run_elapsed(c->r), text, -1, -1, NULL, NULL, NULL);
+	event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
 	free(text);
 }
 
@@ -218,29 +245,12 @@ static void action_what(const struct action *a, char *buf, size_t len)
 	}
 }
 
-/* The event members of a module action: its name, then the kernel's diff. */
-static char *module_json(const char *name, const char *diff)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct jw w;
-
-	if (!f)
-		return NULL;
-	jw_init_members(&w, f);
-	jw_str(&w, "module", name);
-	fputs(diff, f);
-	fclose(f);
-	return buf;
-}
-
 static void act_module(struct ctl *c, const struct action *a)
 {
 	int unload = a->type == ACT_UNLOAD;
 	char what[128], msg[1024] = "", name[KW_MOD_LEN], *extra = NULL;
 	char *json = NULL, *dj, *detail = NULL;
-	double t = run_elapsed(c->r), start = dix_now(), dur;
+	double t = elapsed(c), start = dix_now(), dur;
 	struct mod_env env = { target_dev(c), &c->cur };
 	struct kw_diff d;
 	int e;
@@ -257,7 +267,7 @@ static void act_module(struct ctl *c, const struct action *a)
 	 * caught by the next watch tick */
 	snapshot_diff(c, &d);
 	dj = kw_diff_json(&d);
-	json = module_json(name, dj);
+	json = members_with("module", name, dj);
 	if (!e) {
 		char *reg = kw_registered_text(&d);
 		char *mods = NULL;
@@ -300,7 +310,7 @@ static void act_sysfs(struct ctl *c, const struct action *a)
 	const char *base = strrchr(a->arg, '/'), *call;
 	size_t jlen = 0;
 	FILE *f;
-	double t = run_elapsed(c->r), start = dix_now(), dur;
+	double t = elapsed(c), start = dix_now(), dur;
 	long ret;
 	int had, ok;
 
@@ -401,7 +411,7 @@ static void act_exec(struct ctl *c, const struct action *a)
 
 	j->c = c;
 	j->a = a;
-	j->t = run_elapsed(c->r);
+	j->t = elapsed(c);
 	j->started = dix_now();
 	pthread_mutex_lock(&c->lock);
 	c->jobs = xrealloc(c->jobs, (c->njobs + 1) * sizeof(*c->jobs));
@@ -411,7 +421,7 @@ static void act_exec(struct ctl *c, const struct action *a)
 		c->njobs--;
 		pthread_mutex_unlock(&c->lock);
 		free(j);
-		event(c, EV_ACTION, run_elapsed(c->r), a->arg, 0, 0,
+		event(c, EV_ACTION, elapsed(c), a->arg, 0, 0,
 		      strerror(e), NULL, NULL);
 		return;
 	}
@@ -466,18 +476,17 @@ static void watch_tick(struct ctl *c)
 static void *ctl_main(void *arg)
 {
 	struct ctl *c = arg;
-	struct dix_run *r = c->r;
-	double tick = r->t0 + c->tick, end;
+	double t0 = c->sink.t0, tick = t0 + c->tick, end;
 
 	for (;;) {
 		double next = tick, now;
 
-		if (c->next < c->nact && r->t0 + c->act[c->next].at < next)
-			next = r->t0 + c->act[c->next].at;
+		if (c->next < c->nact && t0 + c->act[c->next].at < next)
+			next = t0 + c->act[c->next].at;
 		if (sleep_until(c, next))
 			break;
 		now = dix_now();
-		while (c->next < c->nact && r->t0 + c->act[c->next].at <= now)
+		while (c->next < c->nact && t0 + c->act[c->next].at <= now)
 			run_action(c, &c->act[c->next++]);
 		if (dix_now() >= tick) {
 			watch_tick(c);
@@ -494,7 +503,7 @@ static void *ctl_main(void *arg)
 	 * ones never will, and say so - an experiment that did not happen
 	 * must not pass for one that did.
 	 */
-	end = run_elapsed(r);
+	end = elapsed(c);
 	while (c->next < c->nact) {
 		const struct action *a = &c->act[c->next++];
 		char what[4200], detail[160];
@@ -578,24 +587,29 @@ static void start_notes(struct ctl *c)
 	}
 }
 
-int control_start(struct dix_run *r)
+struct ctl *control_start(const struct dix_opts *o, const char *dev,
+			  const struct dix_event_sink *sink, int *err)
 {
 	struct ctl *c = xcalloc(1, sizeof(*c));
-	char err[1024];
+	char msg[1024];
 	int e;
 
-	c->r = r;
+	c->sink = *sink;
+	c->o = o;
+	c->dev = dev ? xstrdup(dev) : NULL;
 	c->proc_root = "/proc";
 	c->sys_root = "/sys";
 	c->stop_fd = -1;
-	if (actions_parse(r->o, &c->act, &c->nact, err, sizeof(err))) {
+	if (actions_parse(o, &c->act, &c->nact, msg, sizeof(msg))) {
 		/* actions_check() ran before the load: only a sysfs file
 		 * vanishing in between gets here */
-		dix_err("%s", err);
+		dix_err("%s", msg);
+		free(c->dev);
 		free(c);
-		return -EINVAL;
+		*err = -EINVAL;
+		return NULL;
 	}
-	c->tick = r->o->interval_ms ? r->o->interval_ms / 1000.0 : 1.0;
+	c->tick = o->interval_ms ? o->interval_ms / 1000.0 : 1.0;
 	pthread_mutex_init(&c->lock, NULL);
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (c->stop_fd < 0) {
@@ -611,24 +625,25 @@ int control_start(struct dix_run *r)
 		e = 1;
 		goto fail;
 	}
-	r->ctl = c;
 	start_notes(c);
 	e = pthread_create(&c->th, NULL, ctl_main, c);
 	if (e) {
 		dix_err("cannot start the control thread: %s", strerror(e));
-		r->ctl = NULL;
 		e = -e;
 		goto fail;
 	}
-	return 0;
+	*err = 0;
+	return c;
 fail:
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
 	kw_free(&c->cur);
 	actions_free(c->act, c->nact);
 	pthread_mutex_destroy(&c->lock);
+	free(c->dev);
 	free(c);
-	return e;
+	*err = e;
+	return NULL;
 }
 
 /*
@@ -685,9 +700,8 @@ static double recent_grace(struct ctl *c)
 	return g;
 }
 
-void control_stop(struct dix_run *r)
+void control_stop(struct ctl *c)
 {
-	struct ctl *c = r->ctl;
 	uint64_t one = 1;
 	ssize_t n;
 	int i;
@@ -718,6 +732,6 @@ void control_stop(struct dix_run *r)
 	kw_free(&c->cur);
 	actions_free(c->act, c->nact);
 	pthread_mutex_destroy(&c->lock);
+	free(c->dev);
 	free(c);
-	r->ctl = NULL;
 }

@@ -13,7 +13,6 @@
 
 #include "options.h"
 
-struct dix_run;
 
 /**
  * actions_check() - validate every scheduled action in @o before the load
@@ -59,15 +58,21 @@ int sysfs_resolve(const char *path, const char *root, char *resolved,
  */
 long sysfs_write(const char *path, const char *value, const char **call);
 
-/**
- * control_start() - start the control thread: it runs the scheduled actions
- * at their second of the run and watches kernel state every interval,
- * reporting both through run_event().  Called right after the load starts.
- * Return: 0 when started, 1 when there is nothing to do, -errno on failure.
- */
-int control_start(struct dix_run *r);
+struct ctl;
+struct dix_event_sink;
 
-/** control_stop() - stop and join the control thread. */
-void control_stop(struct dix_run *r);
+/**
+ * control_start() - start the control thread: it runs the scheduled
+ * actions of @o at their second of the load and watches kernel state every
+ * interval, reporting both to @sink.  @dev: the target's block device name
+ * for advice in messages, or NULL.  Called right after the load starts.
+ * Return: the thread's state for control_stop(); NULL with *@err 1 when
+ * there is nothing to run or watch, -errno on failure.
+ */
+struct ctl *control_start(const struct dix_opts *o, const char *dev,
+			  const struct dix_event_sink *sink, int *err);
+
+/** control_stop() - stop and join the control thread, free @c. */
+void control_stop(struct ctl *c);
 
 #endif

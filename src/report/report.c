@@ -40,6 +40,23 @@ static int json(const struct dix_run *r)
 }
 
 /* "256 MiB", "1.5 MiB": whole mebibytes without decimals. */
+/*
+ * One count per error kind as a JSON object {"io":…,"verify":…,…}, plus
+ * "recovered" when @recovered is given (the summary's errors object).
+ */
+static void errkind_counts(struct jw *w, const char *key, const uint64_t *v,
+			   const uint64_t *recovered)
+{
+	int k;
+
+	jw_obj_open(w, key);
+	for (k = 0; k < DIX_ERR_NR; k++)
+		jw_uint(w, dix_errkind_name(k), v[k]);
+	if (recovered)
+		jw_uint(w, "recovered", *recovered);
+	jw_obj_close(w);
+}
+
 static const char *mib_str(uint64_t bytes, char *buf, size_t len)
 {
 	double m = bytes / 1048576.0;
@@ -62,13 +79,13 @@ static const char *io_size_str(uint64_t v, char *buf, size_t len)
 }
 
 /* The preconditioning decision as a JSON object (start line). */
-static void precondition_plan_json(FILE *f, const struct dix_run *r)
+static void precondition_plan_json(struct jw *w, const struct dix_run *r)
 {
-	fprintf(f, "{\"mode\":\"%s\",\"decided\":\"%s\",\"reason\":",
-		precondition_names[r->o->precondition],
-		r->pre.on ? "on" : "off");
-	json_escape(f, r->pre.reason);
-	fputc('}', f);
+	jw_obj_open(w, "precondition");
+	jw_str(w, "mode", precondition_names[r->o->precondition]);
+	jw_str(w, "decided", r->pre.on ? "on" : "off");
+	jw_str(w, "reason", r->pre.reason);
+	jw_obj_close(w);
 }
 
 void report_start(struct dix_run *r)
@@ -76,23 +93,26 @@ void report_start(struct dix_run *r)
 	FILE *f = stdout;
 
 	if (json(r)) {
-		fprintf(f, "{\"type\":\"start\",\"version\":\"%s\",\"dev\":",
-			PACKAGE_VERSION);
-		json_escape(f, r->t->path);
-		fprintf(f, ",\"size\":%llu,\"lbs\":%u,\"is_blk\":%s,\"settings\":{",
-			(unsigned long long)r->t->size, r->t->lbs,
-			r->t->is_blk ? "true" : "false");
-		opts_print_effective(f, r->o, 1);
-		fputs("},\"integrity\":", f);
-		integrity_print(f, r->t, 1);
-		fputs(",\"precondition\":", f);
-		precondition_plan_json(f, r);
-		fputs("}\n", f);
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "start");
+		jw_str(&w, "version", PACKAGE_VERSION);
+		jw_str(&w, "dev", r->t->path);
+		jw_uint(&w, "size", r->t->size);
+		jw_uint(&w, "lbs", r->t->lbs);
+		jw_bool(&w, "is_blk", r->t->is_blk);
+		opts_json(&w, "settings", r->o);
+		integrity_json(&w, "integrity", r->t);
+		precondition_plan_json(&w, r);
+		jw_obj_close(&w);
+		jw_end_line(&w);
 	} else {
 		fprintf(f, "dixload %s: ", PACKAGE_VERSION);
-		opts_print_effective(f, r->o, 0);
+		opts_print_effective(f, r->o);
 		fputc('\n', f);
-		integrity_print(f, r->t, 0);
+		integrity_print(f, r->t);
 		fprintf(f, "precondition: %s (%s)\n", r->pre.on ? "on" : "off",
 			r->pre.reason);
 	}
@@ -105,21 +125,25 @@ void report_interval(struct dix_run *r, const struct meter_sample *s)
 	const struct dix_counters *c = &s->tot;
 	unsigned long long ops = c->ops[DIX_READ] + c->ops[DIX_WRITE];
 	unsigned long long err = counters_errors(c);
-	int k;
 
 	if (json(r)) {
-		fprintf(f, "{\"type\":\"interval\",\"t\":%.3f,\"dt\":%.3f,"
-			"\"read_bps\":%.0f,\"write_bps\":%.0f,\"iops\":%.1f,"
-			"\"ops\":%llu,\"rec\":%llu,\"err\":%llu,\"unwritten\":%llu,"
-			"\"errors\":{",
-			s->t, s->dt, s->read_bps, s->write_bps, s->iops, ops,
-			(unsigned long long)c->recovered, err,
-			(unsigned long long)s->unwritten);
-		for (k = 0; k < DIX_ERR_NR; k++)
-			fprintf(f, "%s\"%s\":%llu", k ? "," : "",
-				dix_errkind_name(k),
-				(unsigned long long)c->errors[k]);
-		fputs("}}\n", f);
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "interval");
+		jw_num(&w, "t", s->t, 3);
+		jw_num(&w, "dt", s->dt, 3);
+		jw_num(&w, "read_bps", s->read_bps, 0);
+		jw_num(&w, "write_bps", s->write_bps, 0);
+		jw_num(&w, "iops", s->iops, 1);
+		jw_uint(&w, "ops", ops);
+		jw_uint(&w, "rec", c->recovered);
+		jw_uint(&w, "err", err);
+		jw_uint(&w, "unwritten", s->unwritten);
+		errkind_counts(&w, "errors", c->errors, NULL);
+		jw_obj_close(&w);
+		jw_end_line(&w);
 	} else if (!r->o->quiet) {
 		fprintf(f, "[%5.1fs] R %7.2f MB/s, W %7.2f MB/s, IOPS %6.0f | Ops %8llu, Rec %2llu, Err %2llu\n",
 			s->t, s->read_bps / MB, s->write_bps / MB, s->iops,
@@ -133,21 +157,26 @@ void report_event(struct dix_run *r, const struct dix_event *ev)
 	FILE *f = stdout;
 
 	if (json(r)) {
-		fprintf(f, "{\"type\":\"event\",\"t\":%.3f,\"kind\":\"%s\",\"what\":",
-			ev->t, ev->kind == EV_ACTION ? "action" :
-			ev->kind == EV_CHANGE ? "change" : "note");
-		json_escape(f, ev->what);
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "event");
+		jw_num(&w, "t", ev->t, 3);
+		jw_str(&w, "kind", ev->kind == EV_ACTION ? "action" :
+		       ev->kind == EV_CHANGE ? "change" : "note");
+		jw_str(&w, "what", ev->what);
 		if (ev->ok >= 0)
-			fprintf(f, ",\"ok\":%s", ev->ok ? "true" : "false");
+			jw_bool(&w, "ok", ev->ok);
 		if (ev->duration >= 0)
-			fprintf(f, ",\"duration\":%.3f", ev->duration);
-		if (ev->detail) {
-			fputs(",\"detail\":", f);
-			json_escape(f, ev->detail);
-		}
+			jw_num(&w, "duration", ev->duration, 3);
+		if (ev->detail)
+			jw_str(&w, "detail", ev->detail);
+		/* members composed by the kernel side with jw_init_members() */
 		if (ev->json)
 			fputs(ev->json, f);
-		fputs("}\n", f);
+		jw_obj_close(&w);
+		jw_end_line(&w);
 	} else {
 		fprintf(f, "[%5.1fs] %s", ev->t, ev->what);
 		if (ev->ok >= 0)
@@ -192,20 +221,26 @@ void report_precondition(struct dix_run *r)
 	FILE *f = stdout;
 
 	if (json(r)) {
-		fprintf(f, "{\"type\":\"precondition\",\"mode\":\"%s\",\"decided\":\"on\",\"reason\":",
-			precondition_names[r->o->precondition]);
-		json_escape(f, r->pre.reason);
-		fprintf(f, ",\"complete\":%s,\"bytes\":%llu,\"region\":%llu,"
-			"\"seconds\":%.3f,\"bps\":%.0f,\"mb_per_s\":%.2f,"
-			"\"io_size\":%llu,\"iodepth\":%u,\"jobs\":%d,"
-			"\"errors\":%llu}\n",
-			p->complete ? "true" : "false",
-			(unsigned long long)p->bytes,
-			(unsigned long long)p->region, p->seconds, rate,
-			rate / MB, (unsigned long long)p->io_size,
-			r->pre.iodepth, r->nworkers,
-			(unsigned long long)p->errors);
-		fflush(f);
+		struct jw w;
+
+		jw_init(&w, f);
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "type", "precondition");
+		jw_str(&w, "mode", precondition_names[r->o->precondition]);
+		jw_str(&w, "decided", "on");
+		jw_str(&w, "reason", r->pre.reason);
+		jw_bool(&w, "complete", p->complete);
+		jw_uint(&w, "bytes", p->bytes);
+		jw_uint(&w, "region", p->region);
+		jw_num(&w, "seconds", p->seconds, 3);
+		jw_num(&w, "bps", rate, 0);
+		jw_num(&w, "mb_per_s", rate / MB, 2);
+		jw_uint(&w, "io_size", p->io_size);
+		jw_uint(&w, "iodepth", r->pre.iodepth);
+		jw_int(&w, "jobs", r->nworkers);
+		jw_uint(&w, "errors", p->errors);
+		jw_obj_close(&w);
+		jw_end_line(&w);
 		return;
 	}
 	if (p->complete)
@@ -251,110 +286,114 @@ static int extent_listed(const struct dix_run *r, const struct dix_totals *t,
 	return i - first < r->o->max_report;
 }
 
+/* A number or null: a side without steady intervals has no mean, not 0. */
+static void num_or_null(struct jw *w, const char *key, bool have, double v,
+			int decimals)
+{
+	if (have)
+		jw_num(w, key, v, decimals);
+	else
+		jw_null(w, key);
+}
+
+static void transition_json(struct jw *w, const struct dix_run *r,
+			    const struct dix_transition *tr)
+{
+	bool both = tr->nbefore && tr->nafter;
+
+	jw_obj_open(w, NULL);
+	jw_str(w, "event", r->events[tr->event].what);
+	jw_num(w, "at", tr->at, 3);
+	jw_num(w, "change_at", tr->change_at, 3);
+	num_or_null(w, "before", both, tr->before, 0);
+	num_or_null(w, "after", both, tr->after, 0);
+	num_or_null(w, "ratio", both, tr->ratio, 3);
+	num_or_null(w, "before_sd", both, tr->before_sd, 0);
+	num_or_null(w, "after_sd", both, tr->after_sd, 0);
+	jw_int(w, "n_before", tr->nbefore);
+	jw_int(w, "n_after", tr->nafter);
+	jw_bool(w, "significant", tr->significant);
+	jw_num(w, "before_trend", tr->before_trend, 4);
+	if (isnan(tr->before_unwritten_from)) {
+		jw_null(w, "before_unwritten");
+	} else {
+		jw_obj_open(w, "before_unwritten");
+		jw_num(w, "from", tr->before_unwritten_from, 4);
+		jw_num(w, "to", tr->before_unwritten_to, 4);
+		jw_obj_close(w);
+	}
+	jw_bool(w, "steady", tr->steady);
+	jw_obj_close(w);
+}
+
 static void summary_json(struct dix_run *r, const struct dix_totals *t,
 			 int status)
 {
 	static const char *const dirs[] = { "read", "write" };
 	const struct dix_counters *c = &t->c;
 	double el = t->elapsed > 0 ? t->elapsed : 1e-9;
-	FILE *f = stdout;
-	int d, k, i, n;
+	char key[32];
+	struct jw w;
+	size_t i, n;
+	int d;
 
-	fprintf(f, "{\"type\":\"summary\",\"load_started\":%s,\"elapsed\":%.6f",
-		r->started ? "true" : "false", t->elapsed);
-	for (d = 0; d < DIX_DIR_NR; d++)
-		fprintf(f, ",\"%s_bytes\":%llu,\"%s_ops\":%llu,\"%s_bps\":%.0f,\"%s_iops\":%.1f",
-			dirs[d], (unsigned long long)c->bytes[d], dirs[d],
-			(unsigned long long)c->ops[d], dirs[d],
-			c->bytes[d] / el, dirs[d], c->ops[d] / el);
-	fprintf(f, ",\"ops\":%llu,\"rec\":%llu,\"err\":%llu",
-		(unsigned long long)(c->ops[0] + c->ops[1]),
-		(unsigned long long)c->recovered,
-		(unsigned long long)counters_errors(c));
-	fputs(",\"errors\":{", f);
-	for (k = 0; k < DIX_ERR_NR; k++)
-		fprintf(f, "\"%s\":%llu,", dix_errkind_name(k),
-			(unsigned long long)c->errors[k]);
-	fprintf(f, "\"recovered\":%llu}", (unsigned long long)c->recovered);
-	fputs(",\"injected\":{", f);
-	for (k = 0; k < DIX_ERR_NR; k++)
-		fprintf(f, "%s\"%s\":%llu", k ? "," : "", dix_errkind_name(k),
-			(unsigned long long)c->injected[k]);
-	fputs("},\"caught\":{", f);
-	for (k = 0; k < DIX_ERR_NR; k++)
-		fprintf(f, "%s\"%s\":%llu", k ? "," : "", dix_errkind_name(k),
-			(unsigned long long)c->caught[k]);
-	fputs("},\"bad_extents\":[", f);
-	for (i = 0, n = 0; (size_t)i < t->next; i++) {
+	jw_init(&w, stdout);
+	jw_obj_open(&w, NULL);
+	jw_str(&w, "type", "summary");
+	jw_bool(&w, "load_started", r->started);
+	jw_num(&w, "elapsed", t->elapsed, 6);
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		snprintf(key, sizeof(key), "%s_bytes", dirs[d]);
+		jw_uint(&w, key, c->bytes[d]);
+		snprintf(key, sizeof(key), "%s_ops", dirs[d]);
+		jw_uint(&w, key, c->ops[d]);
+		snprintf(key, sizeof(key), "%s_bps", dirs[d]);
+		jw_num(&w, key, c->bytes[d] / el, 0);
+		snprintf(key, sizeof(key), "%s_iops", dirs[d]);
+		jw_num(&w, key, c->ops[d] / el, 1);
+	}
+	jw_uint(&w, "ops", c->ops[0] + c->ops[1]);
+	jw_uint(&w, "rec", c->recovered);
+	jw_uint(&w, "err", counters_errors(c));
+	errkind_counts(&w, "errors", c->errors, &c->recovered);
+	errkind_counts(&w, "injected", c->injected, NULL);
+	errkind_counts(&w, "caught", c->caught, NULL);
+	jw_arr_open(&w, "bad_extents");
+	for (i = 0, n = 0; i < t->next; i++) {
 		if (!extent_listed(r, t, i))
 			continue;
-		struct jw w;
-
-		if (n++)
-			fputc(',', f);
-		jw_init(&w, f);
+		n++;
 		jw_obj_open(&w, NULL);
 		extent_json(&w, &t->ext[i], r->t->lbs);
 		jw_obj_close(&w);
 	}
-	fprintf(f, "],\"bad_extents_total\":%llu,\"bad_extents_unlisted\":%llu,\"bad_blocks\":%llu",
-		(unsigned long long)(t->next + t->ext_dropped),
-		(unsigned long long)(t->next + t->ext_dropped - n),
-		(unsigned long long)(t->ext_blocks + t->ext_dropped_blocks));
-	fprintf(f, ",\"unwritten_blocks\":%llu,\"lat_ns\":{",
-		(unsigned long long)t->unwritten);
+	jw_arr_close(&w);
+	jw_uint(&w, "bad_extents_total", t->next + t->ext_dropped);
+	jw_uint(&w, "bad_extents_unlisted", t->next + t->ext_dropped - n);
+	jw_uint(&w, "bad_blocks", t->ext_blocks + t->ext_dropped_blocks);
+	jw_uint(&w, "unwritten_blocks", t->unwritten);
+	jw_obj_open(&w, "lat_ns");
 	for (d = 0; d < DIX_DIR_NR; d++) {
 		const struct lat_hist *h = &t->lat[d];
 
-		fprintf(f, "%s\"%s\":{\"p50\":%llu,\"p99\":%llu,\"p99.9\":%llu,\"max\":%llu}",
-			d ? "," : "", dirs[d],
-			(unsigned long long)lat_percentile(h, 0.5),
-			(unsigned long long)lat_percentile(h, 0.99),
-			(unsigned long long)lat_percentile(h, 0.999),
-			(unsigned long long)h->max_ns);
+		jw_obj_open(&w, dirs[d]);
+		jw_uint(&w, "p50", lat_percentile(h, 0.5));
+		jw_uint(&w, "p99", lat_percentile(h, 0.99));
+		jw_uint(&w, "p99.9", lat_percentile(h, 0.999));
+		jw_uint(&w, "max", h->max_ns);
+		jw_obj_close(&w);
 	}
-	fputs("},\"transitions\":[", f);
-	for (i = 0; i < r->ntransitions; i++) {
-		const struct dix_transition *tr = &r->transitions[i];
-		const struct dix_event *ev = &r->events[tr->event];
-
-		fprintf(f, "%s{\"event\":", i ? "," : "");
-		json_escape(f, ev->what);
-		fprintf(f, ",\"at\":%.3f,\"change_at\":", tr->at);
-		if (isnan(tr->change_at))
-			fputs("null", f);
-		else
-			fprintf(f, "%.3f", tr->change_at);
-		/* a side without steady intervals has no mean: null, not 0 */
-		if (tr->nbefore && tr->nafter)
-			fprintf(f, ",\"before\":%.0f,\"after\":%.0f,\"ratio\":%.3f,"
-				"\"before_sd\":%.0f,\"after_sd\":%.0f",
-				tr->before, tr->after, tr->ratio, tr->before_sd,
-				tr->after_sd);
-		else
-			fputs(",\"before\":null,\"after\":null,\"ratio\":null,"
-			      "\"before_sd\":null,\"after_sd\":null", f);
-		fprintf(f, ",\"n_before\":%d,\"n_after\":%d,\"significant\":%s",
-			tr->nbefore, tr->nafter,
-			tr->significant ? "true" : "false");
-		if (isnan(tr->before_trend))
-			fputs(",\"before_trend\":null", f);
-		else
-			fprintf(f, ",\"before_trend\":%.4f", tr->before_trend);
-		if (isnan(tr->before_unwritten_from))
-			fputs(",\"before_unwritten\":null", f);
-		else
-			fprintf(f, ",\"before_unwritten\":{\"from\":%.4f,\"to\":%.4f}",
-				tr->before_unwritten_from,
-				tr->before_unwritten_to);
-		fprintf(f, ",\"steady\":%s}", tr->steady ? "true" : "false");
-	}
-	fputs("],\"settings\":{", f);
-	opts_print_effective(f, r->o, 1);
-	fputs("},\"integrity\":", f);
-	integrity_print(f, r->t, 1);
-	fprintf(f, ",\"exit\":%d,\"exit_text\":\"%s\"}\n", status,
-		exit_status_text(status));
+	jw_obj_close(&w);
+	jw_arr_open(&w, "transitions");
+	for (i = 0; i < (size_t)r->ntransitions; i++)
+		transition_json(&w, r, &r->transitions[i]);
+	jw_arr_close(&w);
+	opts_json(&w, "settings", r->o);
+	integrity_json(&w, "integrity", r->t);
+	jw_int(&w, "exit", status);
+	jw_str(&w, "exit_text", exit_status_text(status));
+	jw_obj_close(&w);
+	jw_end_line(&w);
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "options.h"
 #include "tap.h"
 
@@ -15,6 +16,7 @@ int main(void)
 	char err[512], *buf;
 	size_t len;
 	FILE *f;
+	struct jw w;
 
 	opts_init(&o);
 	is_int(o.rw, RW_RANDRW, "default rw is randrw");
@@ -53,18 +55,19 @@ int main(void)
 	is_int(opt_set(&o, "dev", "", err, sizeof(err)), -EINVAL, "empty dev rejected");
 
 	f = open_memstream(&buf, &len);
-	opts_print_effective(f, &o, 0);
+	opts_print_effective(f, &o);
 	fclose(f);
 	ok(strstr(buf, "rw=randread") && strstr(buf, "bs=256k") &&
 	   strstr(buf, "hotload=a@1 hotload=b@2"),
 	   "effective settings line: %s", buf);
 	free(buf);
 	f = open_memstream(&buf, &len);
-	fputc('{', f);
-	opts_print_effective(f, &o, 1);
-	fputc('}', f);
+	jw_init(&w, f);
+	jw_obj_open(&w, NULL);
+	opts_json(&w, "settings", &o);
+	jw_obj_close(&w);
 	fclose(f);
-	ok(strstr(buf, "\"bs\":262144") && strstr(buf, "\"rw\":\"randread\"") &&
+	ok(strstr(buf, "{\"settings\":{") && strstr(buf, "\"bs\":262144") && strstr(buf, "\"rw\":\"randread\"") &&
 	   strstr(buf, "\"hotload\":[\"a@1\",\"b@2\"]") && strstr(buf, "\"runtime\":1.5"),
 	   "effective settings JSON: %s", buf);
 	free(buf);
