@@ -88,6 +88,8 @@ struct dix_transition {
  * @pres: what preconditioning did
  * @started: the measured load started (0: stopped or failed while
  *	preconditioning)
+ * @cpu_first: CPU reading when the load started
+ * @cpu_last: CPU reading at the last meter sample
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -113,6 +115,8 @@ struct dix_run {
 	struct precond_plan pre;
 	struct precond_result pres;
 	int started;
+	struct cpu_snap cpu_first;
+	struct cpu_snap cpu_last;
 };
 
 /**

@@ -31,8 +31,8 @@ for e in events:
     print("event %.1f s %s: %s" % (e["t"], e["kind"], e["what"]))
 if summ["err"] != 0 or summ["ops"] == 0:
     fail("want Err 0 over some requests: err %d, ops %d" % (summ["err"], summ["ops"]))
-ch = [e for e in events if e["kind"] == "change" and e.get("algorithm") == "xts(aes)"]
-if len(ch) != 1 or ch[0]["to"]["driver"] != "xts-aes-aesni":
+ch = [e for e in events if e["kind"] == "change" and e.get("algorithm") == "xts(aes)" and e["to"]["driver"] == "xts-aes-aesni"]
+if len(ch) != 1:
     fail("want one xts(aes) change to xts-aes-aesni: %s" % [e["what"] for e in ch])
 notes = [e["what"] for e in events if e["kind"] == "note" and e["what"].startswith("xts(aes): the kernel selects")]
 after = [n for n in notes if n.startswith("xts(aes): the kernel selects xts-aes-aesni")]
