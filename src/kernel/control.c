@@ -284,7 +284,10 @@ static void act_module(struct ctl *c, const struct action *a)
 				fprintf(f, "; also removed unused %s", extra);
 			fclose(f);
 		}
-		if (asprintf(&detail, "%s%s", reg, mods ? mods : "") < 0)
+		if (asprintf(&detail, "%s%s%s", reg, mods ? mods : "",
+			     !d.nadded && mod_is_qat(name) ?
+			     "; no QAT device here: the driver registers its algorithms only for a QAT PCI device it binds to" :
+			     "") < 0)
 			detail = NULL;
 		free(reg);
 		free(mods);
@@ -577,6 +580,8 @@ static void start_notes(struct ctl *c)
 			     a->arg);
 			continue;
 		}
+		if (mod_era_note(a->arg, msg, sizeof(msg)))
+			note(c, "%s", msg);
 		st = mod_state(&env, a->arg, msg, sizeof(msg));
 		if (st == -ENOENT)
 			note(c, "%s; the hot-load at %g s will fail", msg, a->at);
