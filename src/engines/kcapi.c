@@ -560,7 +560,12 @@ static void check_hash(struct kc *k, struct dix_io *io)
  * IV a cipher is a permutation, and OpenSSL's inverse is independent of
  * the kernel), so the second pass on every request buys little: it runs
  * on one request in 16, which still catches a systematically wrong driver
- * within its first 16 requests.
+ * within its first 16 requests.  --verify strict runs it on every request.
+ * Measured again with the host busy: no checks 15-21 MB/s, the round trip
+ * on every request and the known answer on one in 16 5-7 MB/s: under TCG
+ * OpenSSL's emulated AES-NI costs more than the kernel's aes-generic, so a
+ * driver comparison under TCG wants --verify off as well (then nothing is
+ * checked: say so when reporting figures).
  */
 #define KAT_EVERY	16
 
@@ -711,7 +716,7 @@ static void check_cipher(struct kc *k, struct dix_io *io)
 			 d);
 		return;
 	}
-	if (req_no(k, io) % KAT_EVERY)
+	if (k->o->verify != VERIFY_STRICT && req_no(k, io) % KAT_EVERY)
 		return;
 	/* known answer: encrypt also compares the tag */
 	r = evp_crypt(k, enc, k->iv[io->idx], aad, in, n, k->ref,
