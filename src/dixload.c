@@ -22,6 +22,7 @@
 #include "profile.h"
 #include "run.h"
 #include "safety.h"
+#include "sweep.h"
 #include "target.h"
 #include "util.h"
 
@@ -68,6 +69,7 @@ static void usage(FILE *f)
 "Usage: dixload --dev PATH [--profile NAME|FILE] [options]\n"
 "       dixload probe DEV [--json]\n"
 "       dixload crcbench [--seconds S] [--json]\n"
+"       dixload sweep KEY=V1,V2,... [KEY=...] [--json] -- RUN-OPTIONS\n"
 "\n"
 "Block-layer I/O integrity load generator: reads and writes with verified\n"
 "data on block devices (with T10 PI / DIX where the device has it) and files,\n"
@@ -481,8 +483,10 @@ int main(int argc, char **argv)
 		return probe_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "crcbench"))
 		return crcbench_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "sweep"))
+		return sweep_main(argc - 1, argv + 1, run_main);
 	if (argc > 1 && argv[1][0] != '-') {
-		dix_err("unknown command '%s' (commands: probe, crcbench; or options, see --help)",
+		dix_err("unknown command '%s' (commands: probe, crcbench, sweep; or options, see --help)",
 			argv[1]);
 		return DIX_EXIT_USAGE;
 	}

@@ -130,6 +130,9 @@ static int all_done(struct dix_run *r)
 	return 1;
 }
 
+void (*run_result_hook)(const struct dix_run *r,
+			const struct dix_totals *t);
+
 static void take_sample(struct dix_run *r, struct meter *m, double now)
 {
 	struct dix_counters c;
@@ -507,6 +510,8 @@ int run_load(struct dix_run *r)
 		cpu_read(&end);
 		cpu_between(&r->cpu_first, &end, &tot.cpu);
 	}
+	if (run_result_hook)
+		run_result_hook(r, &tot);
 	analysis_run(r);
 	status = exit_status(r, &tot, setup_failed);
 	pthread_mutex_lock(&r->lock);
