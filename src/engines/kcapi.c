@@ -46,6 +46,7 @@
 #include "cryptobind.h"
 #include "engine.h"
 #include "options.h"
+#include "util.h"
 
 enum kc_type { KC_SKCIPHER, KC_AEAD, KC_HASH };
 enum kc_ref { REF_EVP, REF_CRC32C, REF_CRC16, REF_SHA256, REF_HMAC };
@@ -128,6 +129,7 @@ struct kc {
 	int async, verify;
 	uint32_t bs;
 	unsigned int ntfm, iodepth, rr;
+	unsigned int aio_max;		/* requests per AIO call */
 	struct kc_tfm *tfm;
 	uint8_t key[64];
 	unsigned char **in, **out;	/* per slot: AEAD input, result */
@@ -277,6 +279,31 @@ static int tfm_open(struct kc *k, struct kc_tfm *t, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * The most requests of @inl bytes one AIO call can carry.  libkcapi sends
+ * the data of every request of the call before the kernel consumes any,
+ * and an AF_ALG socket holds at most its send buffer (sk_sndbuf, from
+ * net.core.wmem_default, rounded down to pages) of unconsumed data: beyond
+ * that sendmsg() sleeps for room that never comes (measured, 6.1: 112
+ * requests of 4 KiB in one call hung; 32 ran).  libkcapi does not expose
+ * the socket to raise SO_SNDBUF on it.
+ */
+static unsigned int aio_limit(size_t inl, unsigned long *sndbuf)
+{
+	unsigned long wmem = 212992, pages;
+	FILE *f = fopen("/proc/sys/net/core/wmem_default", "re");
+
+	if (f) {
+		if (fscanf(f, "%lu", &wmem) != 1)
+			wmem = 212992;
+		fclose(f);
+	}
+	*sndbuf = wmem;
+	pages = wmem / 4096 ? wmem / 4096 : 1;
+	pages /= (inl + 4095) / 4096;
+	return pages ? pages : 1;
+}
+
 static int kc_init(struct dix_eng_ctx *ctx)
 {
 	const struct dix_opts *o = ctx->o;
@@ -312,6 +339,17 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	/* sync: a request completes inside its call, one slot per TFM */
 	depth = k->async ? k->ntfm * k->iodepth : k->ntfm;
 	ctx->depth = depth;
+	if (k->async) {
+		unsigned long sndbuf;
+
+		k->aio_max = aio_limit(k->bs + k->a->assoclen + k->a->taglen,
+				       &sndbuf);
+		if (k->a->type != KC_HASH && ctx->job == 0 &&
+		    k->aio_max < k->iodepth && k->aio_max < o->iodepth_batch)
+			dix_warn("kcapi: an AF_ALG socket holds %lu bytes of unconsumed data (net.core.wmem_default): one AIO call carries at most %u requests of %u bytes, so at most %u of the --iodepth %u are in flight on a TFM",
+				 sndbuf, k->aio_max, k->bs, k->aio_max,
+				 k->iodepth);
+	}
 	derive(o->seed, WHAT_KEY, k->key, sizeof(k->key));
 	k->tfm = calloc(k->ntfm, sizeof(*k->tfm));
 	k->in = calloc(depth, sizeof(*k->in));
@@ -851,16 +889,13 @@ static int kc_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
  * One TFM's queued requests of one direction in one libkcapi AIO call
  * (hashes: libkcapi has no AIO digest, they go one by one).
  */
-static int submit_batch(struct kc *k, struct kc_tfm *t, int dir)
+static int aio_call(struct kc *k, struct kc_tfm *t, int dir,
+		    struct dix_io **v, unsigned int n)
 {
-	struct dix_io **v = t->pend[dir];
-	unsigned int n = t->npend[dir], i;
+	unsigned int i;
 	size_t inl, outl;
 	ssize_t r = 0;
 
-	t->npend[dir] = 0;
-	if (!n)
-		return 0;
 	r = maybe_rebind(k, t, v[0]);
 	if (r)
 		return r;
@@ -915,6 +950,25 @@ static int submit_batch(struct kc *k, struct kc_tfm *t, int dir)
 		else
 			finish(k, v[i], k->iout[i].iov_len, k->iout[i].iov_len);
 		k->ready[k->nready++] = v[i];
+	}
+	return 0;
+}
+
+/*
+ * A TFM's queued requests of one direction, in AIO calls of at most
+ * k->aio_max requests (see aio_limit()).
+ */
+static int submit_batch(struct kc *k, struct kc_tfm *t, int dir)
+{
+	unsigned int n = t->npend[dir], i, m;
+	int r;
+
+	t->npend[dir] = 0;
+	for (i = 0; i < n; i += m) {
+		m = n - i < k->aio_max ? n - i : k->aio_max;
+		r = aio_call(k, t, dir, t->pend[dir] + i, m);
+		if (r)
+			return r;
 	}
 	return 0;
 }
