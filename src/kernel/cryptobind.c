@@ -9,15 +9,23 @@
  * (the TFM's own allocation instantiates a template such as
  * xts(aes-generic) if needed, so it is looked up afterwards); its refcnt in
  * /proc/crypto counts the TFMs still holding it, which is how "open TFMs
- * never move" is visible after a hot-load.
+ * never move" is visible after a hot-load.  The refcnt comes from the
+ * crypto_user netlink interface (CRYPTO_MSG_GETALG by driver name, the
+ * same interface libkcapi uses for its own look-ups) when the crypto_user
+ * module is there and the caller may use it (CAP_NET_ADMIN), else from
+ * /proc/crypto; the note says which.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <linux/cryptouser.h>
+#include <linux/netlink.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "cryptobind.h"
 #include "options.h"
@@ -88,6 +96,66 @@ int cryptobind_lookup(const char *alg, char *drv, size_t len, int *prio,
 	return r;
 }
 
+/*
+ * The refcnt of driver @drv from crypto_user: 0 with *@refcnt set, -ENOENT
+ * when the kernel does not list it, other -errno when crypto_user cannot
+ * be asked (module not loaded: EPROTONOSUPPORT; not root: EPERM).
+ */
+static int nl_refcnt(const char *drv, int *refcnt)
+{
+	struct {
+		struct nlmsghdr h;
+		struct crypto_user_alg a;
+	} req;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	union {
+		char buf[8192];
+		struct nlmsghdr h;
+	} resp;
+	struct nlmsghdr *h = &resp.h;
+	ssize_t n;
+	int fd, r = -EIO;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_CRYPTO);
+	if (fd < 0)
+		return -errno;
+	memset(&req, 0, sizeof(req));
+	req.h.nlmsg_len = sizeof(req);
+	req.h.nlmsg_type = CRYPTO_MSG_GETALG;
+	req.h.nlmsg_flags = NLM_F_REQUEST;
+	req.h.nlmsg_seq = 1;
+	snprintf(req.a.cru_driver_name, sizeof(req.a.cru_driver_name), "%s",
+		 drv);
+	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa,
+		   sizeof(sa)) < 0) {
+		r = -errno;
+		goto out;
+	}
+	n = recv(fd, resp.buf, sizeof(resp.buf), 0);
+	if (n < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (!NLMSG_OK(h, (size_t)n))
+		goto out;
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(h);
+
+		r = e->error ? e->error : -EIO;
+		goto out;
+	}
+	if (h->nlmsg_type == CRYPTO_MSG_GETALG &&
+	    h->nlmsg_len >= NLMSG_LENGTH(sizeof(struct crypto_user_alg))) {
+		const struct crypto_user_alg *a = NLMSG_DATA(h);
+
+		*refcnt = (int)a->cru_refcnt;
+		r = 0;
+	}
+out:
+	close(fd);
+	return r;
+}
+
 /* The /proc/crypto entry of driver @drv in @s, or NULL. */
 static const struct kw_alg *by_driver(const struct kw_state *s,
 				      const char *drv)
@@ -100,10 +168,14 @@ static const struct kw_alg *by_driver(const struct kw_state *s,
 	return NULL;
 }
 
-/* "TFMs 0-3 on D (refcnt N); TFM 4 on E (...)" into @f: runs of equal drivers. */
-static void tfm_runs(FILE *f, const struct kw_state *s)
+/*
+ * "TFMs 0-3 on D (refcnt N); TFM 4 on E (...)" into @f: runs of equal
+ * drivers.  *@nl is set when a refcnt came from crypto_user.
+ */
+static void tfm_runs(FILE *f, const struct kw_state *s, int *nl)
 {
 	unsigned int i = 0, j;
+	int rc;
 
 	while (i < cb.ntfms) {
 		const struct kw_alg *a;
@@ -120,7 +192,10 @@ static void tfm_runs(FILE *f, const struct kw_state *s)
 			fprintf(f, "(not open)");
 		} else {
 			a = by_driver(s, cb.driver[i]);
-			if (a)
+			if (a && nl_refcnt(cb.driver[i], &rc) == 0) {
+				*nl = 1;
+				fprintf(f, "%s (refcnt %d)", cb.driver[i], rc);
+			} else if (a)
 				fprintf(f, "%s (refcnt %d)", cb.driver[i],
 					a->refcnt);
 			else
@@ -135,6 +210,7 @@ char *cryptobind_poll(const struct kw_state *s, int changed)
 {
 	const struct kw_alg *sel;
 	unsigned int i, stale = 0;
+	int nl = 0;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -156,8 +232,9 @@ char *cryptobind_poll(const struct kw_state *s, int changed)
 			cb.alg, sel->driver, sel->priority, sel->refcnt);
 	else
 		fprintf(f, "%s: no selectable driver in /proc/crypto; ", cb.alg);
-	tfm_runs(f, s);
-	fprintf(f, " (bindings: the selection when each TFM opened; refcnt: /proc/crypto)");
+	tfm_runs(f, s, &nl);
+	fprintf(f, " (bindings: the selection when each TFM opened; refcnt: %s)",
+		nl ? "crypto_user netlink" : "/proc/crypto");
 	for (i = 0; i < cb.ntfms; i++) {
 		if (!cb.driver[i][0])
 			continue;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# kcapi engine, xts(aes) async, 4 TFMs x QD16, aesni_intel hot-loaded at 6 s with --rebind auto: the xts(aes) selection changes from the aes-generic instance to xts-aes-aesni, the TFMs are reopened on it, a transition row, Err 0.
+# kcapi engine, xts(aes) async, 4 TFMs x QD16, aesni_intel hot-loaded at 8 s with --rebind auto: the xts(aes) selection changes from the aes-generic instance to xts-aes-aesni, the TFMs are reopened on it, a transition row, Err 0.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
@@ -9,7 +9,7 @@ need_feature kcapi
 need_python
 
 script="$(kcapi_prelude aesni_intel)
-dixload --engine kcapi --alg 'xts(aes)' --bs 4k --rw write --submit async --tfms 4 --iodepth 16 --iodepth-batch 16 --seed 12 --runtime 26 --hotload aesni_intel@6 --rebind auto --output-format json
+dixload --engine kcapi --alg 'xts(aes)' --bs 4k --rw write --submit async --tfms 4 --iodepth 16 --iodepth-batch 16 --seed 12 --runtime 28 --hotload aesni_intel@8 --rebind auto --output-format json
 echo \"DIXLOAD-EXIT \$?\""
 
 kcapi_boot "$script"
