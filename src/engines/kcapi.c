@@ -180,7 +180,7 @@ static const struct kc_alg *kc_find(const char *name)
 }
 
 /**
- * kcapi_alg_names() - the algorithms the engine drives, "a, b, c".
+ * alg_names() - the algorithms the engine drives, "a, b, c", into @out.
  */
 static void alg_names(char *out, size_t len)
 {
