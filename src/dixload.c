@@ -11,6 +11,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "crcbench.h"
 #include "cryptobind.h"
 #include "engine.h"
@@ -58,7 +59,14 @@ static void print_version(void)
 #ifdef HAVE_KCAPI_ENGINE
 	printf(" kcapi");
 #endif
+#ifdef HAVE_JSONC
+	printf(" jsonc");
+#endif
 	printf("\n");
+#ifdef DIX_SANITIZED
+	/* tests judge no throughput of a build that spends its CPU checking */
+	printf("sanitizers: address undefined\n");
+#endif
 }
 
 static void usage(FILE *f)
@@ -69,6 +77,7 @@ static void usage(FILE *f)
 "Usage: dixload --dev PATH [--profile NAME|FILE] [options]\n"
 "       dixload probe DEV [--json]\n"
 "       dixload crcbench [--seconds S] [--json]\n"
+"       dixload compare A.json B.json [--threshold PCT] [--output-format json]\n"
 "       dixload sweep KEY=V1,V2,... [KEY=...] [--json] -- RUN-OPTIONS\n"
 "\n"
 "Block-layer I/O integrity load generator: reads and writes with verified\n"
@@ -120,7 +129,26 @@ static void usage(FILE *f)
 "  3  integrity errors (PI check failures, data verification failures)\n"
 "  4  a scheduled action (--hotload, --unload, --sysfs, --exec) failed,\n"
 "     found its module already loaded, or never ran\n"
+"  5  dixload compare: run B regressed beyond the threshold\n"
 "  When several apply: 3 > 2 > 4 > 0.\n");
+}
+
+/*
+ * --dump-options: the option table (opts_dump()) and the options this file
+ * handles itself, for scripts/gen-completion.
+ */
+static void dump_options(void)
+{
+	const struct dix_engine *const *e;
+	char names[512];
+	size_t used = 0;
+
+	names[0] = '\0';
+	for (e = engine_list(); *e && used < sizeof(names); e++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s",
+				 used ? " " : "", (*e)->name);
+	opts_dump(stdout, names);
+	printf("help\tflag\t\nversion\tflag\t\nlist-profiles\tflag\t\n");
 }
 
 /* Split "--name=value" / "--name value"; flags take no value. */
@@ -143,6 +171,11 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 		}
 		if (!strcmp(arg, "--version")) {
 			print_version();
+			exit(0);
+		}
+		/* not in --help: the build's completion generator reads it */
+		if (!strcmp(arg, "--dump-options")) {
+			dump_options();
 			exit(0);
 		}
 		if (!strcmp(arg, "--list-profiles")) {
@@ -216,13 +249,14 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 	char path[4096], err[1024];
 	int r;
 
+	/* first, so that @o is the caller's to free whatever happens */
+	opts_init(o);
 	opts_init(&scratch);
 	r = parse_cli(argc, argv, &scratch, &profile, list_profiles);
 	opts_free(&scratch);
 	if (r)
 		return r;
 
-	opts_init(o);
 	if (profile) {
 		r = profile_find(profile, path, sizeof(path));
 		if (r) {
@@ -326,16 +360,13 @@ static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
  * requests (the same loop, meter, report, hot-load, plot and CSV as a
  * device), no safety checks (nothing is written), no preconditioning.
  */
-static int crypto_main(int argc, char **argv, struct dix_opts *o,
-		       const struct dix_engine *eng)
+static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 {
 	struct dix_target t;
 	struct dix_run r;
 	char err[1024], warn[512], *path = NULL;
 	int status;
 
-	(void)argc;
-	(void)argv;
 	if (o->dev) {
 		dix_err("--engine %s takes no --dev: its load is the kernel crypto API (--alg)",
 			eng->name);
@@ -388,7 +419,7 @@ static int crypto_main(int argc, char **argv, struct dix_opts *o,
 	r.eng = eng;
 	r.wake_fd = -1;
 	status = run_load(&r);
-	opts_free(o);
+	run_free(&r);
 	free(path);
 	return status;
 }
@@ -400,37 +431,41 @@ static int run_main(int argc, char **argv)
 	struct dix_run r;
 	const struct dix_engine *eng;
 	char err[1024], warn[512];
-	int list_profiles = 0, status, write;
+	int list_profiles = 0, status = DIX_EXIT_USAGE, write;
 
+	/* @o is initialised (to be freed) whatever build_opts() returns */
 	if (build_opts(argc, argv, &o, &list_profiles))
-		return DIX_EXIT_USAGE;
+		goto out;
 	if (list_profiles) {
 		profile_list(stdout);
-		return 0;
+		status = 0;
+		goto out;
 	}
 	eng = engine_find(o.engine);
 	if (!eng) {
 		engine_names(NULL, err, sizeof(err));
 		dix_err("--engine: '%s' is not available (allowed: %s)",
 			o.engine, err);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
-	if (engine_is_crypto(eng))
-		return crypto_main(argc, argv, &o, eng);
+	if (engine_is_crypto(eng)) {
+		status = crypto_main(&o, eng);
+		goto out;
+	}
 	if (!o.dev) {
 		dix_err("--dev PATH is required (a block device or a file; see --help)");
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (o.alg) {
 		dix_err("--alg is for crypto engines (--engine %s drives a device)",
 			eng->name);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (check_pi_mode(&o, eng))
-		return DIX_EXIT_USAGE;
+		goto out;
 	if (actions_check(&o, err, sizeof(err))) {
 		dix_err("%s", err);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (!o.seed_set) {
 		if (getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
@@ -439,28 +474,28 @@ static int run_main(int argc, char **argv)
 	}
 
 	if (check_output_files(&o))
-		return DIX_EXIT_USAGE;
+		goto out;
 	/* auto never preconditions a read-only workload (precond.h) */
 	write = rw_writes(o.rw) || o.precondition == PRECOND_ON;
 	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
 		dix_err("refusing to write: %s", err);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (target_open(&t, o.dev, write, o.size + o.offset, err,
 			sizeof(err))) {
 		dix_err("%s", err);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (target_fit_region(&t, &o, err, sizeof(err), warn, sizeof(warn))) {
 		dix_err("%s", err);
 		target_close(&t);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 	if (warn[0])
 		dix_warn("%s", warn);
 	if (check_pi_format(&o, eng, &t)) {
 		target_close(&t);
-		return DIX_EXIT_USAGE;
+		goto out;
 	}
 
 	memset(&r, 0, sizeof(r));
@@ -471,7 +506,9 @@ static int run_main(int argc, char **argv)
 	r.eng = eng;
 	r.wake_fd = -1;
 	status = run_load(&r);
+	run_free(&r);
 	target_close(&t);
+out:
 	opts_free(&o);
 	return status;
 }
@@ -485,8 +522,16 @@ int main(int argc, char **argv)
 		return crcbench_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "sweep"))
 		return sweep_main(argc - 1, argv + 1, run_main);
+	if (argc > 1 && !strcmp(argv[1], "compare")) {
+#ifdef HAVE_JSONC
+		return compare_main(argc - 1, argv + 1);
+#else
+		dix_err("compare: this dixload was built without json-c (install libjson-c-dev and rebuild)");
+		return DIX_EXIT_USAGE;
+#endif
+	}
 	if (argc > 1 && argv[1][0] != '-') {
-		dix_err("unknown command '%s' (commands: probe, crcbench, sweep; or options, see --help)",
+		dix_err("unknown command '%s' (commands: probe, crcbench, compare, sweep; or options, see --help)",
 			argv[1]);
 		return DIX_EXIT_USAGE;
 	}

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -33,6 +34,7 @@
 #include "inflight.h"
 #include "inject.h"
 #include "job.h"
+#include "ratelimit.h"
 #include "run.h"
 #include "util.h"
 #include "verify.h"
@@ -128,6 +130,8 @@ struct wctx {
 	unsigned int batch;	/* I/Os per submit system call */
 	uint64_t bs;		/* bytes per I/O (the last precondition
 				 * write of a slice may be shorter) */
+	struct rate_limit rl;	/* --rate, --rate-iops (this worker's share) */
+	int capped;		/* a cap applies to the load */
 	int pre;		/* the preconditioning pass */
 	uint64_t pre_next;	/* its next offset */
 };
@@ -708,6 +712,11 @@ static int worker_setup(struct wctx *x)
 		return -ENOMEM;
 	gen_init(&x->g, (w->end - w->start) / o->bs, rw_is_random(o->rw),
 		 o->runtime > 0, o->seed * 0x2545f4914f6cdd1dull + w->id + 1);
+	/* the caps are the run's: each of the jobs holds its share */
+	rate_limit_init(&x->rl, o->rate, o->rate_iops, x->r->nworkers,
+			dix_now_ns());
+	x->capped = !x->pre && (rate_limit_active(&x->rl, DIX_READ) ||
+				rate_limit_active(&x->rl, DIX_WRITE));
 	return 0;
 }
 
@@ -772,6 +781,29 @@ static int next_block(struct wctx *x, uint64_t *off, uint32_t *len)
 	return 0;
 }
 
+/*
+ * --rate/--rate-iops: whether the pending I/O must wait for its bucket.
+ * With I/Os in flight the worker goes on reaping them (their latency stays
+ * honest: nothing sleeps while a completion waits); with none it sleeps
+ * towards the deadline, at most 100 ms at a time so a stop is seen soon.
+ */
+static int rate_wait(struct wctx *x, int dir, uint64_t len)
+{
+	uint64_t wait = rate_limit_take(&x->rl, dir, len, dix_now_ns());
+	struct timespec ts;
+
+	if (!wait)
+		return 0;
+	if (x->inflight_n)
+		return 1;
+	if (wait > 100000000)
+		wait = 100000000;
+	ts.tv_sec = wait / 1000000000;
+	ts.tv_nsec = wait % 1000000000;
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
 void *worker_main(void *arg)
 {
 	struct dix_worker *w = arg;
@@ -807,6 +839,8 @@ void *worker_main(void *arg)
 							  pend_len,
 							  pend_dir == DIX_WRITE))
 				break;	/* wait for the overlapping write */
+			if (x.capped && rate_wait(&x, pend_dir, pend_len))
+				break;
 			io = x.free[--x.nfree];
 			x.inflight_n++;
 			have_pend = 0;

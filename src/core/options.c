@@ -30,12 +30,12 @@ const char *const rebind_names[] = { "auto", "off", NULL };
 const struct dix_option dix_options[] = {
 	{
 		.name = "dev", .type = OPT_STR, .off = OFF(dev),
-		.flags = OPT_CLI_ONLY, .metavar = "PATH",
+		.flags = OPT_CLI_ONLY, .complete = CPL_TARGET, .metavar = "PATH",
 		.help = "target: block device or regular file (created with --size)",
 	},
 	{
 		.name = "profile", .type = OPT_STR, .off = OFF(profile),
-		.flags = OPT_CLI_ONLY, .metavar = "NAME|FILE",
+		.flags = OPT_CLI_ONLY, .complete = CPL_PROFILE, .metavar = "NAME|FILE",
 		.help = "load settings from a profile (see --list-profiles)",
 	},
 	{
@@ -85,7 +85,7 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "engine", .type = OPT_STR, .off = OFF(engine),
-		.def = "libaio", .metavar = "NAME",
+		.def = "libaio", .complete = CPL_ENGINE, .metavar = "NAME",
 		.help = "I/O engine (see ENGINES below)",
 	},
 	{
@@ -129,7 +129,7 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "error-log", .type = OPT_STR, .off = OFF(error_log),
-		.flags = OPT_CLI_ONLY, .metavar = "FILE",
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE",
 		.help = "write every bad block to FILE as a JSON line, as found",
 	},
 	{
@@ -149,17 +149,17 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "hotload", .type = OPT_LIST, .off = OFF(hotload),
-		.flags = OPT_ACTION, .metavar = "MODULE@SEC",
+		.flags = OPT_ACTION, .complete = CPL_MODULE, .metavar = "MODULE@SEC",
 		.help = "load a kernel module at second SEC of the run (repeatable)",
 	},
 	{
 		.name = "unload", .type = OPT_LIST, .off = OFF(unload),
-		.flags = OPT_ACTION, .metavar = "MODULE@SEC",
+		.flags = OPT_ACTION, .complete = CPL_MODULE, .metavar = "MODULE@SEC",
 		.help = "unload a kernel module at second SEC (repeatable)",
 	},
 	{
 		.name = "sysfs", .type = OPT_LIST, .off = OFF(sysfs),
-		.flags = OPT_ACTION, .metavar = "PATH=VAL@SEC",
+		.flags = OPT_ACTION, .complete = CPL_SYSFS, .metavar = "PATH=VAL@SEC",
 		.help = "write VAL to a sysfs file at second SEC (repeatable)",
 	},
 	{
@@ -169,18 +169,28 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "plot", .type = OPT_STR, .off = OFF(plot),
-		.flags = OPT_CLI_ONLY, .metavar = "FILE.svg",
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE.svg",
 		.help = "write an SVG plot of throughput with event markers",
 	},
 	{
 		.name = "log", .type = OPT_STR, .off = OFF(log),
-		.flags = OPT_CLI_ONLY, .metavar = "FILE.csv",
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE.csv",
 		.help = "write per-interval samples and events as CSV",
 	},
 	{
 		.name = "precondition", .type = OPT_ENUM, .off = OFF(precondition),
 		.def = "auto", .allowed = precondition_names, .metavar = "MODE",
 		.help = "write the region once (1 MiB sequential) before the load; auto: when it reads a PI target",
+	},
+	{
+		.name = "rate", .type = OPT_RATE, .off = OFF(rate),
+		.unit = 1e6, .metavar = "MB/s|R,W",
+		.help = "cap throughput per direction (R,W; one number: each), held every interval",
+	},
+	{
+		.name = "rate-iops", .type = OPT_RATE, .off = OFF(rate_iops),
+		.unit = 1, .metavar = "N|R,W",
+		.help = "cap I/Os per second per direction (R,W; one number: each)",
 	},
 	{
 		.name = "alg", .type = OPT_STR, .off = OFF(alg),
@@ -202,7 +212,7 @@ const struct dix_option dix_options[] = {
 		.def = "auto", .allowed = rebind_names, .metavar = "MODE",
 		.help = "crypto engines: auto reopens the transforms when the kernel selects another driver; off keeps them",
 	},
-	{ NULL },
+	{ .name = NULL },
 };
 
 const struct dix_option *opt_find(const char *name)
@@ -226,6 +236,53 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * "R,W", "N" (each direction N), ",W" or "R," (the other uncapped): a
+ * non-negative decimal per side, times @unit.  Both empty is an error.
+ */
+static int parse_rate(const char *s, double unit, double *out)
+{
+	const char *comma;
+	char side[2][64];
+	double v[2];
+	int d;
+
+	if (!s || !*s)
+		return -EINVAL;
+	comma = strchr(s, ',');
+	/*
+	 * A side that does not fit is refused, not cut: "000...0005" cut to
+	 * its zeros was a rate of 0, uncapped (the options fuzz target's
+	 * check, tests/data/fuzz/options/rate-64-digits).
+	 */
+	if ((comma ? (size_t)(comma - s) : strlen(s)) >= sizeof(side[0]) ||
+	    (comma && strlen(comma + 1) >= sizeof(side[1])))
+		return -EINVAL;
+	if (!comma) {
+		snprintf(side[0], sizeof(side[0]), "%s", s);
+		snprintf(side[1], sizeof(side[1]), "%s", s);
+	} else {
+		snprintf(side[0], sizeof(side[0]), "%.*s", (int)(comma - s), s);
+		snprintf(side[1], sizeof(side[1]), "%s", comma + 1);
+		if (!side[0][0] && !side[1][0])
+			return -EINVAL;
+	}
+	/* both sides parsed before either is stored: a bad value changes nothing */
+	for (d = 0; d < 2; d++) {
+		char *end;
+
+		v[d] = 0;
+		if (!side[d][0])
+			continue;
+		v[d] = strtod(side[d], &end);
+		if (*end || end == side[d] || !(v[d] >= 0) || v[d] > 1e15)
+			return -EINVAL;
+	}
+	out[0] = v[0] * unit;
+	out[1] = v[1] * unit;
+	return 0;
 }
 
 static void allowed_list(const struct dix_option *d, char *buf, size_t len)
@@ -331,6 +388,14 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
 		set_err(err, errlen, "--%s: '%s' is not allowed (allowed: %s)",
 			name, value ? value : "", buf);
 		return -EINVAL;
+	case OPT_RATE:
+		if (parse_rate(value, d->unit, (double *)field)) {
+			set_err(err, errlen,
+				"--%s: '%s' is not a cap per direction (e.g. 50, 50,20, ,20 or 20,)",
+				name, value ? value : "");
+			return -EINVAL;
+		}
+		return 0;
 	case OPT_FLAG:
 		if (!value || !strcmp(value, "1") || !strcmp(value, "yes") ||
 		    !strcmp(value, "on") || !strcmp(value, "true")) {
@@ -382,6 +447,34 @@ void opts_free(struct dix_opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
+void opts_dump(FILE *f, const char *engines)
+{
+	static const char *const kind[] = {
+		[CPL_NONE] = "value", [CPL_FILE] = "file",
+		[CPL_TARGET] = "target", [CPL_PROFILE] = "profile",
+		[CPL_ENGINE] = "enum", [CPL_MODULE] = "module",
+		[CPL_SYSFS] = "sysfs",
+	};
+	const struct dix_option *d;
+	int i;
+
+	for (d = dix_options; d->name; d++) {
+		if (d->type == OPT_FLAG) {
+			fprintf(f, "%s\tflag\t\n", d->name);
+			continue;
+		}
+		if (d->type == OPT_ENUM) {
+			fprintf(f, "%s\tenum\t", d->name);
+			for (i = 0; d->allowed[i]; i++)
+				fprintf(f, "%s%s", i ? " " : "", d->allowed[i]);
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "%s\t%s\t%s\n", d->name, kind[d->complete],
+			d->complete == CPL_ENGINE ? engines : "");
+	}
+}
+
 void opts_print_help(FILE *f)
 {
 	const struct dix_option *d;
@@ -428,6 +521,22 @@ static const char *opt_value(const struct dix_opts *o,
 		return *(const int *)field ? "1" : "0";
 	case OPT_LIST:
 		return NULL;
+	case OPT_RATE: {
+		const double *v = field;
+
+		if (!v[0] && !v[1])
+			return NULL;
+		if (v[0] == v[1])
+			snprintf(buf, len, "%g", v[0] / d->unit);
+		else if (!v[0])
+			snprintf(buf, len, ",%g", v[1] / d->unit);
+		else if (!v[1])
+			snprintf(buf, len, "%g,", v[0] / d->unit);
+		else
+			snprintf(buf, len, "%g,%g", v[0] / d->unit,
+				 v[1] / d->unit);
+		return buf;
+	}
 	}
 	return NULL;
 }
@@ -466,6 +575,13 @@ void opts_json(struct jw *w, const char *key, const struct dix_opts *o)
 			break;
 		case OPT_FLAG:
 			jw_int(w, d->name, *(const int *)field);
+			break;
+		case OPT_RATE:
+			/* [read, write] in the stored unit; 0: uncapped */
+			jw_arr_open(w, d->name);
+			jw_num(w, NULL, ((const double *)field)[0], -1);
+			jw_num(w, NULL, ((const double *)field)[1], -1);
+			jw_arr_close(w);
 			break;
 		default:
 			jw_str(w, d->name, v);

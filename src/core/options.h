@@ -64,6 +64,8 @@ struct str_list {
  * @log: CSV file of per-interval samples and events
  * @precondition: write the whole region once before the load (auto, on,
  *	off; see precond.h)
+ * @rate: cap in bytes per second per direction (0: none; --rate is in MB/s)
+ * @rate_iops: cap in I/Os per second per direction (0: none)
  * @alg: kernel crypto API algorithm of a crypto engine ("xts(aes)")
  * @tfms: transforms (TFMs) a crypto engine opens, spread over the jobs
  * @submit: how a crypto engine hands requests to the kernel
@@ -102,6 +104,8 @@ struct dix_opts {
 	char *plot;
 	char *log;
 	int precondition;
+	double rate[2];
+	double rate_iops[2];
 	char *alg;
 	uint64_t tfms;
 	int submit;
@@ -116,6 +120,22 @@ enum opt_type {
 	OPT_ENUM,	/* int index into ->allowed */
 	OPT_FLAG,	/* int, no value on the command line; profiles: 0/1 */
 	OPT_LIST,	/* struct str_list, repeatable */
+	OPT_RATE,	/* double[2]: "R,W", "N" (both), ",W", "R," */
+};
+
+/*
+ * What a value is, for shell completion (dixload --dump-options): enums
+ * complete from ->allowed, the rest by kind.  Kept in the table so the
+ * completion cannot drift from the options.
+ */
+enum opt_complete {
+	CPL_NONE,	/* a number or free text */
+	CPL_FILE,	/* a file to write or read */
+	CPL_TARGET,	/* a block device or a file */
+	CPL_PROFILE,	/* a profile name on the search path, or a file */
+	CPL_ENGINE,	/* an engine of this build */
+	CPL_MODULE,	/* a kernel module name, then @SEC */
+	CPL_SYSFS,	/* a /sys path, then =VAL@SEC */
 };
 
 /* Where an option may appear. */
@@ -143,6 +163,9 @@ enum opt_type {
  * @min: smallest accepted number (OPT_UINT/OPT_SIZE)
  * @max: largest accepted number (0 = no limit)
  * @flags: OPT_CLI_ONLY, OPT_ACTION
+ * @unit: for OPT_RATE, what one unit of the value is in the stored
+ *	field (1e6: --rate is given in MB/s and kept in bytes per second)
+ * @complete: what the value is, for shell completion
  * @metavar: the value's name in --help
  * @help: one line of help
  */
@@ -154,6 +177,8 @@ struct dix_option {
 	const char *const *allowed;
 	uint64_t min, max;
 	unsigned int flags;
+	double unit;
+	enum opt_complete complete;
 	const char *metavar;
 	const char *help;
 };
@@ -177,6 +202,15 @@ void opts_free(struct dix_opts *o);
  */
 int opt_set(struct dix_opts *o, const char *name, const char *value,
 	    char *err, size_t errlen);
+
+/**
+ * opts_dump() - the option table for the completion generator
+ * (scripts/gen-completion), one option a line: "NAME<TAB>KIND<TAB>VALUES",
+ * KIND one of flag, enum, file, target, profile, module, sysfs, value;
+ * VALUES the space-separated allowed values of an enum.  @engines: the
+ * engine names of this build (an engine option is an enum of them).
+ */
+void opts_dump(FILE *f, const char *engines);
 
 /** opts_print_help() - the option table as --help text. */
 void opts_print_help(FILE *f);

@@ -15,17 +15,30 @@
 
 int parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
+	const char *digits = s;
 	unsigned long long v;
+	int base = 10;
 
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+	if (!s)
+		return -EINVAL;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		digits = s + 2;
+		base = 16;
+	}
+	/*
+	 * Digits only, in base 16 after "0x" and 10 otherwise: strtoull()
+	 * with base 0 reads a leading zero as octal (--rwmixread 050 meant
+	 * 40; found by fuzz-options, tests/data/fuzz/options/rwmixread-050),
+	 * and it would take blanks, a sign or a second "0x" too.
+	 */
+	if (!*digits ||
+	    digits[strspn(digits, base == 16 ? "0123456789abcdefABCDEF" :
+					     "0123456789")])
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(digits, NULL, base);
 	if (errno == ERANGE)
 		return -ERANGE;
-	if (end == s || *end)
-		return -EINVAL;
 	*out = v;
 	return 0;
 }
@@ -99,9 +112,15 @@ int parse_seconds(const char *s, double *out)
 		mul = 3600;
 	else if (*end)
 		return -EINVAL;
+	/*
+	 * Checked after the unit: "1e308m" is a finite number of minutes but
+	 * an infinite number of seconds (found by fuzz-options,
+	 * tests/data/fuzz/options/seconds-1e308m).
+	 */
+	v *= mul;
 	if (!isfinite(v) || v < 0)
 		return -EINVAL;
-	*out = v * mul;
+	*out = v;
 	return 0;
 }
 

@@ -22,14 +22,16 @@
 int parse_size(const char *s, uint64_t *out);
 
 /**
- * parse_u64() - parse a decimal (or 0x-prefixed hex) unsigned integer with
- * no trailing garbage.  Return: 0, -EINVAL or -ERANGE.
+ * parse_u64() - parse a decimal (or 0x-prefixed hex) unsigned integer: digits
+ * only, no sign, blanks or trailing garbage; a leading zero is still
+ * decimal ("010" is ten).  Return: 0, -EINVAL or -ERANGE.
  */
 int parse_u64(const char *s, uint64_t *out);
 
 /**
  * parse_seconds() - parse a non-negative number of seconds ("10", "2.5",
- * "90s", "2m", "1h").  Return: 0 or -EINVAL.
+ * "90s", "2m", "1h").  Return: 0, or -EINVAL for anything else, including
+ * a number of seconds too large for a double.
  */
 int parse_seconds(const char *s, double *out);
 

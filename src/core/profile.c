@@ -162,24 +162,31 @@ static char *trim(char *s)
 	return s;
 }
 
-int profile_load(const char *file, struct dix_opts *o, char *err,
+int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 		 size_t errlen)
 {
-	FILE *f = fopen(file, "r");
-	char line[4096], why[512];
+	char *line = NULL, why[512];
+	size_t cap = 0;
+	ssize_t n;
 	int lineno = 0, ret = 0;
 
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: cannot read profile: %s", file,
-			 strerror(errno));
-		return ret;
-	}
-	while (fgets(line, sizeof(line), f)) {
+	/*
+	 * getline(), not fgets() into a fixed buffer: that split a long line
+	 * and read its tail as a line of its own, so a long value could hide
+	 * a setting at its end.
+	 */
+	while ((n = getline(&line, &cap, f)) >= 0) {
 		char *raw, *s, *eq, *key, *val;
 		const struct dix_option *d;
 
 		lineno++;
+		if (n > PROFILE_LINE_MAX) {
+			snprintf(err, errlen,
+				 "%s:%d: line of %zd bytes, longer than %d",
+				 file, lineno, n, PROFILE_LINE_MAX);
+			ret = -EINVAL;
+			break;
+		}
 		raw = trim(line);
 		s = raw;
 		if (!*s || *s == '#' || *s == ';')
@@ -227,6 +234,23 @@ int profile_load(const char *file, struct dix_opts *o, char *err,
 			break;
 		}
 	}
+	free(line);
+	return ret;
+}
+
+int profile_load(const char *file, struct dix_opts *o, char *err,
+		 size_t errlen)
+{
+	FILE *f = fopen(file, "r");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot read profile: %s", file,
+			 strerror(errno));
+		return ret;
+	}
+	ret = profile_read(f, file, o, err, errlen);
 	fclose(f);
 	return ret;
 }

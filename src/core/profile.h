@@ -83,6 +83,24 @@ int profile_foreach_dir(int (*fn)(const char *dir, enum profile_origin from,
 int profile_load(const char *file, struct dix_opts *o, char *err,
 		 size_t errlen);
 
+/* The longest profile line accepted, newline included. */
+#define PROFILE_LINE_MAX 4096
+
+/**
+ * profile_read() - apply the settings of a profile already open as @f: what
+ * profile_load() does once the file is open (the fuzz target feeds it text
+ * through fmemopen()).
+ * @f: the profile's text, read to its end or to the first bad line
+ * @file: its name for the messages
+ * @o: options to set
+ * @err: buffer for "FILE:LINE: reason: 'text'" on failure
+ *
+ * Return: 0; -EINVAL as profile_load(), or for a line longer than
+ * PROFILE_LINE_MAX.
+ */
+int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
+		 size_t errlen);
+
 /**
  * profile_list() - print every profile found with its description, the
  * file and where its directory comes from; a name that an earlier

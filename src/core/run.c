@@ -187,7 +187,11 @@ static void gather(struct dix_run *r, struct dix_totals *t)
 
 		lat_merge(&t->lat[DIX_READ], &wk->lat[DIX_READ]);
 		lat_merge(&t->lat[DIX_WRITE], &wk->lat[DIX_WRITE]);
-		memcpy(t->ext + t->next, wk->ext.v, wk->ext.n * sizeof(*t->ext));
+		/* a worker without errors has no array: memcpy() from NULL is
+		 * undefined even for 0 bytes (UBSan, sanitized file-meter.sh) */
+		if (wk->ext.n)
+			memcpy(t->ext + t->next, wk->ext.v,
+			       wk->ext.n * sizeof(*t->ext));
 		t->next += wk->ext.n;
 		t->ext_dropped += wk->ext.dropped;
 		t->ext_dropped_blocks += wk->ext.dropped_blocks;
@@ -524,4 +528,27 @@ out:
 	close(r->wake_fd);
 	r->wake_fd = -1;
 	return status;
+}
+
+void run_free(struct dix_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nevents; i++) {
+		free(r->events[i].what);
+		free(r->events[i].detail);
+		free(r->events[i].json);
+		free(r->events[i].label);
+	}
+	free(r->events);
+	r->events = NULL;
+	r->nevents = 0;
+	free(r->transitions);
+	r->transitions = NULL;
+	r->ntransitions = 0;
+	sample_log_free(&r->samples);
+	free(r->workers);
+	r->workers = NULL;
+	r->nworkers = 0;
+	pthread_mutex_destroy(&r->lock);
 }

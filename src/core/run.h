@@ -126,6 +126,13 @@ struct dix_run {
  */
 int run_load(struct dix_run *r);
 
+/**
+ * run_free() - release what run_load() kept in @r for the report: the
+ * workers, samples, events and transitions.  @r->o and @r->t stay the
+ * caller's.
+ */
+void run_free(struct dix_run *r);
+
 struct dix_totals;
 
 /**

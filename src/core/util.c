@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * util.c - monotonic time, messages, allocation and JSON escaping.
+ * util.c - monotonic time, messages, allocation, sysfs strings, and where
+ * the reports of a sanitized build go.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#ifdef DIX_SANITIZED
+#include <dlfcn.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -145,3 +150,62 @@ int read_sysfs_str(const char *path, char *buf, size_t len)
 		buf[--n] = '\0';
 	return 0;
 }
+
+#ifdef DIX_SANITIZED
+/*
+ * gcc links ASan and UBSan as two shared runtimes, each with its own report
+ * file.  libubsan applies UBSAN_OPTIONS' log_path at start by calling
+ * __sanitizer_set_report_path(), and that call binds to libasan's copy,
+ * the first in the lookup order: UBSan reports then ignore log_path and go
+ * to stderr, where a test that captures dixload's stderr never sees them
+ * (tests/san-run.sh fails a test on report files).  libubsan's own copy,
+ * asked for by handle, sets libubsan's file.  clang has one runtime and
+ * none of this.
+ */
+static void ubsan_report_path(const char *path)
+{
+#if defined(__GNUC__) && !defined(__clang__)
+	void (*set)(const char *);
+	void *h = dlopen("libubsan.so.1", RTLD_NOW | RTLD_NOLOAD);
+
+	if (!h)
+		return;
+	*(void **)&set = dlsym(h, "__sanitizer_set_report_path");
+	if (set)
+		set(path);
+	dlclose(h);
+#else
+	(void)path;
+#endif
+}
+
+void dix_sanitizer_report_path(const char *path)
+{
+	__sanitizer_set_report_path(path);
+	ubsan_report_path(path);
+}
+
+/* UBSAN_OPTIONS' last log_path, applied to libubsan's own report file. */
+__attribute__((constructor)) static void ubsan_log_path_from_env(void)
+{
+	const char *p = getenv("UBSAN_OPTIONS"), *v = NULL;
+	size_t len, vlen = 0;
+	char path[4096];
+
+	while (p && *p) {
+		len = strcspn(p, ":");
+		if (len > 9 && !strncmp(p, "log_path=", 9)) {
+			v = p + 9;
+			vlen = len - 9;
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	if (!v || vlen >= sizeof(path))
+		return;
+	memcpy(path, v, vlen);
+	path[vlen] = '\0';
+	ubsan_report_path(path);
+}
+#endif

@@ -20,6 +20,7 @@ enum dix_exit {
 	DIX_EXIT_IO = 2,	/* I/O errors */
 	DIX_EXIT_INTEGRITY = 3,	/* PI or data verification errors */
 	DIX_EXIT_ACTION = 4,	/* a scheduled action (hot-load ...) failed */
+	DIX_EXIT_REGRESSION = 5,	/* dixload compare: B regressed beyond the threshold */
 };
 
 /**
@@ -75,5 +76,15 @@ const char *dix_io_strerror(int e);
  * stripped.  Return: 0, or -errno.
  */
 int read_sysfs_str(const char *path, char *buf, size_t len);
+
+#ifdef DIX_SANITIZED
+/**
+ * dix_sanitizer_report_path() - make ASan, UBSan and LSan write their
+ * reports to @path.PID instead of stderr (a build configured with
+ * --enable-sanitizers only).  What log_path in ASAN_OPTIONS/UBSAN_OPTIONS
+ * does at start, for a test that must check that a report is written.
+ */
+void dix_sanitizer_report_path(const char *path);
+#endif
 
 #endif

@@ -79,6 +79,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 		int e = errno;
 
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		target_close(t);
 		return -e;
 	}
 	if (S_ISBLK(st.st_mode)) {
@@ -92,6 +93,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 
 			snprintf(err, errlen, "%s: cannot read size: %s", path,
 				 strerror(e));
+			target_close(t);
 			return -e;
 		}
 		t->size = sz;
@@ -123,6 +125,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 					 "%s: its size is %llu bytes, less than --offset + --size (%llu bytes); a read run never extends a file",
 					 path, (unsigned long long)st.st_size,
 					 (unsigned long long)create_size);
+				target_close(t);
 				return -EINVAL;
 			}
 			if (ftruncate(t->fd, create_size)) {
@@ -133,6 +136,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 					 path, (unsigned long long)st.st_size,
 					 (unsigned long long)create_size,
 					 strerror(e));
+				target_close(t);
 				return -e;
 			}
 			st.st_size = create_size;

@@ -74,7 +74,7 @@ void target_open_crypto(struct dix_target *t, const char *path,
  * exist (@create_size 0: a missing file is an error).
  * @err: reason on failure, naming the path
  *
- * Return: 0 or -errno.
+ * Return: 0 or -errno (then nothing is left open).
  */
 int target_open(struct dix_target *t, const char *path, int write,
 		uint64_t create_size, char *err, size_t errlen);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,21 @@ static void copy_value(char *dst, size_t len, const char *v, size_t vlen)
 }
 
 /*
+ * The priority as the kernel prints it (an int), clamped: atoi() of a
+ * number beyond int is undefined behaviour.
+ */
+static int parse_priority(const char *v)
+{
+	long p = strtol(v, NULL, 10);
+
+	if (p > INT_MAX)
+		return INT_MAX;
+	if (p < INT_MIN)
+		return INT_MIN;
+	return (int)p;
+}
+
+/*
  * A record is complete: keep it when it has a name and a driver.  Entries
  * without "selftest : passed" are not returned by lookups (not tested yet,
  * or failed); "internal : yes" ones only through their wrappers.
@@ -166,7 +182,7 @@ int kw_parse_crypto(const char *text, struct kw_alg **out, int *n)
 			else if (KEY("type"))
 				copy_value(cur.type, sizeof(cur.type), val, end - val);
 			else if (KEY("priority"))
-				cur.priority = atoi(val);
+				cur.priority = parse_priority(val);
 			else if (KEY("refcnt"))
 				cur.refcnt = atoi(val);
 			else if (KEY("selftest"))
@@ -208,8 +224,18 @@ int kw_parse_modules(const char *text, char ***out, int *n)
 				cap = cap ? 2 * cap : 64;
 				v = xrealloc(v, cap * sizeof(*v));
 			}
+			size_t i;
+
 			v[nv] = xmalloc(w + 1);
-			memcpy(v[nv], p, w);
+			/*
+			 * The kernel lists module names with '_'; kept as
+			 * kw_module_loaded() looks them up ('-' and '_'
+			 * alike), whatever the text holds (found by
+			 * fuzz-proc-modules: "scsi_co-mon" was listed but
+			 * not loaded; tests/data/fuzz/proc-modules/dash).
+			 */
+			for (i = 0; i < w; i++)
+				v[nv][i] = p[i] == '-' ? '_' : p[i];
 			v[nv][w] = '\0';
 			nv++;
 		}

@@ -122,7 +122,8 @@ int kw_parse_crypto(const char *text, struct kw_alg **out, int *n);
 
 /**
  * kw_parse_modules() - parse the text of /proc/modules.
- * @out: receives a malloc'ed, sorted array of malloc'ed module names
+ * @out: receives a malloc'ed, sorted array of malloc'ed module names, '-'
+ *	turned to '_' as the kernel names modules
  * @n: receives the number of names
  * Return: 0.
  */

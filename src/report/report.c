@@ -18,6 +18,9 @@
 
 #define MB 1e6
 
+/* The JSON records' layout, as documented in doc/json.md. */
+#define DIX_JSON_SCHEMA_VERSION 1
+
 const char *exit_status_text(int status)
 {
 	switch (status) {
@@ -99,6 +102,8 @@ void report_start(struct dix_run *r)
 		jw_init(&w, f);
 		jw_obj_open(&w, NULL);
 		jw_str(&w, "type", "start");
+		/* doc/json.md: bumped when a key changes meaning or goes away */
+		jw_int(&w, "schema_version", DIX_JSON_SCHEMA_VERSION);
 		jw_str(&w, "version", PACKAGE_VERSION);
 		jw_str(&w, "dev", r->t->path);
 		jw_uint(&w, "size", r->t->size);
@@ -151,6 +156,38 @@ static double cpu_meter_pct(const struct cpu_usage *u)
 	return u->valid ? u->busy : u->self_pct;
 }
 
+/*
+ * The caps in force (--rate, --rate-iops), so a reader of the meter sees
+ * why the level is flat: " | cap R 50 MB/s, W 20 MB/s, W 500 IOPS".
+ */
+static void cap_print(FILE *f, const struct dix_opts *o)
+{
+	static const char *const dn[] = { "R", "W" };
+	int d, n = 0;
+
+	for (d = 0; d < DIX_DIR_NR; d++)
+		if (o->rate[d] > 0)
+			fprintf(f, "%s%s %g MB/s", n++ ? ", " : " | cap ", dn[d],
+				o->rate[d] / MB);
+	for (d = 0; d < DIX_DIR_NR; d++)
+		if (o->rate_iops[d] > 0)
+			fprintf(f, "%s%s %g IOPS", n++ ? ", " : " | cap ", dn[d],
+				o->rate_iops[d]);
+}
+
+/* The same as the interval record's "cap" object; absent without a cap. */
+static void cap_json(struct jw *w, const struct dix_opts *o)
+{
+	if (!o->rate[0] && !o->rate[1] && !o->rate_iops[0] && !o->rate_iops[1])
+		return;
+	jw_obj_open(w, "cap");
+	jw_num(w, "read_bps", o->rate[DIX_READ], 0);
+	jw_num(w, "write_bps", o->rate[DIX_WRITE], 0);
+	jw_num(w, "read_iops", o->rate_iops[DIX_READ], 0);
+	jw_num(w, "write_iops", o->rate_iops[DIX_WRITE], 0);
+	jw_obj_close(w);
+}
+
 void report_interval(struct dix_run *r, const struct meter_sample *s)
 {
 	FILE *f = stdout;
@@ -176,13 +213,17 @@ void report_interval(struct dix_run *r, const struct meter_sample *s)
 		errkind_counts(&w, "errors", c->errors, NULL);
 		cpu_json(&w, &s->cpu);
 		jw_obj_close(&w);	/* cpu */
+		cap_json(&w, r->o);
 		jw_obj_close(&w);
 		jw_end_line(&w);
 	} else if (!r->o->quiet) {
-		fprintf(f, "[%5.1fs] R %7.2f MB/s, W %7.2f MB/s, IOPS %6.0f | Ops %8llu, Rec %2llu, Err %2llu | CPU %3.0f %%\n",
+		/* the seed's fields first and unchanged, then the CPU share */
+		fprintf(f, "[%5.1fs] R %7.2f MB/s, W %7.2f MB/s, IOPS %6.0f | Ops %8llu, Rec %2llu, Err %2llu | CPU %3.0f %%",
 			s->t, s->read_bps / MB, s->write_bps / MB, s->iops,
 			ops, (unsigned long long)c->recovered, err,
 			cpu_meter_pct(&s->cpu));
+		cap_print(f, r->o);
+		fputc('\n', f);
 	}
 	fflush(f);
 }

@@ -8,12 +8,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kwatch.h"
+#include "datafile.h"
 #include "tap.h"
 
 static char dir[1024];
@@ -247,6 +249,15 @@ static void test_parser_rules(void)
 	ok(n == 0, "to nothing");
 	free(v);
 
+	/* a priority beyond int is clamped (atoi() of it was undefined) */
+	kw_parse_crypto("name : a\ndriver : a-big\npriority : 99999999999\n\n"
+			"name : a\ndriver : a-small\npriority : -99999999999\n",
+			&v, &n);
+	ok(n == 2 && v[0].priority == INT_MAX && v[1].priority == INT_MIN,
+	   "priorities beyond int clamped (%d, %d)", n > 0 ? v[0].priority : 0,
+	   n > 1 ? v[1].priority : 0);
+	free(v);
+
 	/* old kernels print no selftest line: usable */
 	kw_parse_crypto("name : aes\ndriver : aes-generic\npriority : 100\n", &v, &n);
 	ok(n == 1 && v[0].selectable, "no selftest line: selectable");
@@ -267,6 +278,32 @@ static void test_parser_rules(void)
 	kw_free(&s);
 }
 
+/*
+ * What fuzz-proc-modules found: a listed name with '-' was not loaded by
+ * its own name, since the lookup normalises the query only.  The file is
+ * read by the snapshot, as a run reads /proc/modules.
+ */
+static void test_fuzz_found(void)
+{
+	char path[1024];
+	struct kw_state s;
+
+	kw_snapshot_files(&s, data("absent"),
+			  datafile_path("fuzz/proc-modules/dash-in-name", path,
+					sizeof(path)), data("absent"));
+	ok(s.have_modules && s.nmodules == 2, "dash-in-name: 2 modules (got %d)",
+	   s.nmodules);
+	is_int(kw_module_loaded(&s, "scsi_co-mon"), 1,
+	       "dash-in-name: 'scsi_co-mon' listed and loaded");
+	is_int(kw_module_loaded(&s, "scsi_co_mon"), 1,
+	       "dash-in-name: found as 'scsi_co_mon' too");
+	is_int(kw_module_loaded(&s, "-"), 1, "dash-in-name: '-' loaded");
+	ok(s.nmodules == 2 && !strcmp(s.modules[0], "_") &&
+	   !strcmp(s.modules[1], "scsi_co_mon"),
+	   "dash-in-name: listed as the kernel names modules");
+	kw_free(&s);
+}
+
 int main(void)
 {
 	const char *src = getenv("top_srcdir");
@@ -280,5 +317,6 @@ int main(void)
 	test_selection();
 	test_diffs();
 	test_parser_rules();
+	test_fuzz_found();
 	return tap_done();
 }

@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "datafile.h"
 #include "parse.h"
 #include "tap.h"
 
@@ -56,6 +58,18 @@ int main(void)
 	is_int(parse_u64("-1", &u), -EINVAL, "parse_u64 rejects negative");
 	is_int(parse_u64("12abc", &u), -EINVAL, "parse_u64 rejects garbage");
 	is_int(parse_u64("", &u), -EINVAL, "parse_u64 rejects empty");
+	/* decimal unless "0x": strtoull's base 0 made "050" octal */
+	is_int(parse_u64("050", &u), 0, "parse_u64 050");
+	is_int(u, 50, "parse_u64 050 is decimal");
+	is_int(parse_u64("0X1f", &u), 0, "parse_u64 0X1f");
+	is_int(u, 31, "parse_u64 0X1f value");
+	is_int(parse_u64("0x", &u), -EINVAL, "parse_u64 rejects a bare 0x");
+	is_int(parse_u64("0x-5", &u), -EINVAL, "parse_u64 rejects 0x-5");
+	is_int(parse_u64("0x0x10", &u), -EINVAL, "parse_u64 rejects 0x0x10");
+	is_int(parse_u64("+5", &u), -EINVAL, "parse_u64 rejects a sign");
+	is_int(parse_u64(" 5", &u), -EINVAL, "parse_u64 rejects a blank");
+	is_int(parse_u64("18446744073709551616", &u), -ERANGE,
+	       "parse_u64 2^64: -ERANGE");
 
 	ok(!parse_seconds("2.5", &d) && d == 2.5, "seconds 2.5");
 	ok(!parse_seconds("90s", &d) && d == 90, "seconds 90s");
@@ -63,6 +77,22 @@ int main(void)
 	ok(parse_seconds("-1", &d) == -EINVAL, "seconds rejects negative");
 	ok(parse_seconds("abc", &d) == -EINVAL, "seconds rejects text");
 	ok(parse_seconds("1x", &d) == -EINVAL, "seconds rejects unit x");
+	/* what fuzz-options found: a unit that overflows to infinity */
+	{
+		char *t = datafile_text("fuzz/options/seconds-1e308m", NULL);
+
+		if (t) {
+			d = 7;
+			is_int(parse_seconds(t, &d), -EINVAL,
+			       "seconds rejects 1e308m (infinite seconds)");
+			ok(d == 7, "and leaves the value alone");
+			free(t);
+		}
+	}
+	ok(!parse_seconds("1e300", &d) && d == 1e300, "seconds 1e300 (finite)");
+	ok(parse_seconds("1e306h", &d) == -EINVAL, "seconds rejects 1e306h");
+	ok(parse_at("m@1e308m", spec, sizeof(spec), &d) == -EINVAL,
+	   "parse_at rejects an infinite time");
 
 	ok(!parse_at("crct10dif_pclmul@10", spec, sizeof(spec), &d) &&
 	   !strcmp(spec, "crct10dif_pclmul") && d == 10, "parse_at module");

@@ -4,6 +4,7 @@
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
 need_vm
+vm_alone
 need_dixload
 need_feature kcapi
 need_python

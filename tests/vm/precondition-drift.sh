@@ -3,6 +3,7 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 need_vm
+vm_alone
 need_dixload
 need_python
 

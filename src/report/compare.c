@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * compare.c - "dixload compare A.json B.json": run B against run A.
+ *
+ * Both files are --output-format json runs (JSON lines); the summary record
+ * carries everything compared, so a run cut short (no summary) is an error
+ * rather than a row of zeros.  Input is parsed with json-c: the records are
+ * nested and their keys evolve (a "cpu" object is optional), which a real
+ * parser takes in its stride.  Output goes through json.h like every other
+ * JSON dixload writes.
+ *
+ * A row regresses when B is worse than A by more than the threshold, in
+ * the metric's own sense (throughput: lower; latency, CPU per GB: higher).
+ * An error count regresses when it grows at all: one more integrity error
+ * is never noise.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+#include "json.h"
+#include "parse.h"
+#include "stats.h"
+#include "util.h"
+
+/* How a metric is judged. */
+enum better { HIGHER, LOWER, COUNT };
+
+/* One compared value; @a/@b NaN: absent in that run. */
+struct row {
+	char name[96];
+	const char *unit;
+	double a, b;
+	enum better better;
+	bool regression;
+};
+
+struct cmp {
+	struct row *rows;
+	int nrows;
+	double threshold;
+	int regressions;
+};
+
+/* The records of one run that compare reads. */
+struct run_file {
+	const char *path;
+	json_object *summary;	/* the last summary record (owned) */
+};
+
+static int load_run(struct run_file *rf, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+
+	rf->path = path;
+	rf->summary = NULL;
+	if (!f) {
+		dix_err("compare: %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		json_object *o, *type;
+
+		lineno++;
+		if (line[0] != '{')
+			continue;	/* a human line mixed in: not ours */
+		o = json_tokener_parse(line);
+		if (!o) {
+			dix_err("compare: %s:%d: not a JSON object", path, lineno);
+			continue;
+		}
+		if (json_object_object_get_ex(o, "type", &type) &&
+		    !strcmp(json_object_get_string(type), "summary")) {
+			json_object_put(rf->summary);
+			rf->summary = o;
+		} else {
+			json_object_put(o);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (!rf->summary) {
+		dix_err("compare: %s has no summary record (not a --output-format json run, or the run was cut short)",
+			path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The number at @a.@b.@c (NULL-terminated path); NaN when absent or null. */
+static double num_at(json_object *o, ...)
+{
+	const char *key;
+	va_list ap;
+
+	va_start(ap, o);
+	while (o && (key = va_arg(ap, const char *)))
+		if (!json_object_object_get_ex(o, key, &o))
+			o = NULL;
+	va_end(ap);
+	if (!o || (!json_object_is_type(o, json_type_double) &&
+		   !json_object_is_type(o, json_type_int)))
+		return NAN;
+	return json_object_get_double(o);
+}
+
+/*
+ * CPU seconds per GB moved, when the summary has a "cpu" object: its
+ * "s_per_gb" if given, else (user_s + sys_s) over the bytes of both
+ * directions.  NaN without one (runs from before it existed).
+ */
+static double cpu_s_per_gb(json_object *s)
+{
+	double v = num_at(s, "cpu", "s_per_gb", NULL);
+	double user = num_at(s, "cpu", "user_s", NULL);
+	double sys = num_at(s, "cpu", "sys_s", NULL);
+	double bytes = num_at(s, "read_bytes", NULL) +
+		       num_at(s, "write_bytes", NULL);
+
+	if (!isnan(v))
+		return v;
+	if (isnan(user) || isnan(sys) || !(bytes > 0))
+		return NAN;
+	return (user + sys) / (bytes / 1e9);
+}
+
+/* Change of B against A in %; NaN when A is 0 or either is absent. */
+static double change_pct(const struct row *r)
+{
+	if (isnan(r->a) || isnan(r->b) || r->a == 0)
+		return NAN;
+	return 100 * (r->b - r->a) / r->a;
+}
+
+static void add_row(struct cmp *c, const char *name, const char *unit,
+		    double a, double b, enum better better)
+{
+	struct row *r;
+	double ch;
+
+	c->rows = xrealloc(c->rows, (c->nrows + 1) * sizeof(*c->rows));
+	r = &c->rows[c->nrows++];
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->unit = unit;
+	r->a = a;
+	r->b = b;
+	r->better = better;
+	ch = change_pct(r);
+	switch (better) {
+	case HIGHER:
+		r->regression = !isnan(ch) && ch < -c->threshold;
+		break;
+	case LOWER:
+		r->regression = !isnan(ch) && ch > c->threshold;
+		break;
+	case COUNT:
+		r->regression = !isnan(r->a) && !isnan(r->b) && r->b > r->a;
+		break;
+	}
+	c->regressions += r->regression;
+}
+
+static void direction_rows(struct cmp *c, json_object *sa, json_object *sb,
+			   const char *dir)
+{
+	static const char *const pct[] = { "p50", "p99", "p99.9" };
+	char key[32], name[64];
+	double oa, ob;
+	unsigned int i;
+
+	snprintf(key, sizeof(key), "%s_ops", dir);
+	oa = num_at(sa, key, NULL);
+	ob = num_at(sb, key, NULL);
+	if (!(oa > 0) && !(ob > 0))
+		return;		/* neither run moved data this way */
+	snprintf(key, sizeof(key), "%s_bps", dir);
+	snprintf(name, sizeof(name), "%s throughput", dir);
+	add_row(c, name, "MB/s", num_at(sa, key, NULL) / 1e6,
+		num_at(sb, key, NULL) / 1e6, HIGHER);
+	snprintf(key, sizeof(key), "%s_iops", dir);
+	snprintf(name, sizeof(name), "%s IOPS", dir);
+	add_row(c, name, "IOPS", num_at(sa, key, NULL), num_at(sb, key, NULL),
+		HIGHER);
+	for (i = 0; i < ARRAY_SIZE(pct); i++) {
+		snprintf(name, sizeof(name), "%s lat %s", dir, pct[i]);
+		add_row(c, name, "us",
+			num_at(sa, "lat_ns", dir, pct[i], NULL) / 1e3,
+			num_at(sb, "lat_ns", dir, pct[i], NULL) / 1e3, LOWER);
+	}
+}
+
+/* The error kinds of either run's "errors" object, in A's order first. */
+static void error_rows(struct cmp *c, json_object *sa, json_object *sb)
+{
+	json_object *ea = NULL, *eb = NULL, *from[2];
+	char name[96];
+	int i;
+
+	json_object_object_get_ex(sa, "errors", &ea);
+	json_object_object_get_ex(sb, "errors", &eb);
+	from[0] = ea;
+	from[1] = eb;
+	for (i = 0; i < 2; i++) {
+		if (!from[i] || !json_object_is_type(from[i], json_type_object))
+			continue;
+		json_object_object_foreach(from[i], k, v) {
+			(void)v;
+			if (i == 1 && ea && json_object_object_get_ex(ea, k, NULL))
+				continue;
+			snprintf(name, sizeof(name), "errors %s", k);
+			add_row(c, name, "",
+				ea ? num_at(ea, k, NULL) : NAN,
+				eb ? num_at(eb, k, NULL) : NAN,
+				/* recovered retries are not failures */
+				strcmp(k, "recovered") ? COUNT : LOWER);
+		}
+	}
+}
+
+/* The transition of @arr whose "event" is @what, or NULL. */
+static json_object *find_transition(json_object *arr, const char *what)
+{
+	size_t i, n = arr ? json_object_array_length(arr) : 0;
+
+	for (i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(arr, i), *ev;
+
+		if (json_object_object_get_ex(t, "event", &ev) &&
+		    !strcmp(json_object_get_string(ev), what))
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * Transition rows, matched by their event text, when both runs have one:
+ * the level before and after (throughput: lower is worse) and the ratio
+ * (shown; whether a larger step is better depends on the experiment).
+ */
+static void transition_rows(struct cmp *c, json_object *sa, json_object *sb)
+{
+	json_object *ta = NULL, *tb = NULL;
+	size_t i, n;
+	char name[96];
+
+	json_object_object_get_ex(sa, "transitions", &ta);
+	json_object_object_get_ex(sb, "transitions", &tb);
+	if (!ta || !tb || !json_object_is_type(ta, json_type_array))
+		return;
+	n = json_object_array_length(ta);
+	for (i = 0; i < n; i++) {
+		json_object *a = json_object_array_get_idx(ta, i), *b, *ev;
+		const char *what;
+
+		if (!json_object_object_get_ex(a, "event", &ev))
+			continue;
+		what = json_object_get_string(ev);
+		b = find_transition(tb, what);
+		if (!b)
+			continue;
+		snprintf(name, sizeof(name), "%.60s: before", what);
+		add_row(c, name, "MB/s", num_at(a, "before", NULL) / 1e6,
+			num_at(b, "before", NULL) / 1e6, HIGHER);
+		snprintf(name, sizeof(name), "%.60s: after", what);
+		add_row(c, name, "MB/s", num_at(a, "after", NULL) / 1e6,
+			num_at(b, "after", NULL) / 1e6, HIGHER);
+		snprintf(name, sizeof(name), "%.60s: ratio", what);
+		/* COUNT without the regression: shown, never judged */
+		add_row(c, name, "", num_at(a, "ratio", NULL),
+			num_at(b, "ratio", NULL), HIGHER);
+		c->regressions -= c->rows[c->nrows - 1].regression;
+		c->rows[c->nrows - 1].regression = false;
+	}
+}
+
+/* A setting's value as compact JSON text; NULL when the run lacks it. */
+static const char *setting_text(json_object *settings, const char *key)
+{
+	json_object *v;
+
+	if (!settings || !json_object_object_get_ex(settings, key, &v))
+		return NULL;
+	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+}
+
+/* Calls @fn for each setting whose value differs (or exists on one side). */
+static int settings_diff(json_object *sa, json_object *sb,
+			 void (*fn)(const char *key, const char *a,
+				    const char *b, void *arg), void *arg)
+{
+	json_object *ga = NULL, *gb = NULL, *from[2];
+	int i, n = 0;
+
+	json_object_object_get_ex(sa, "settings", &ga);
+	json_object_object_get_ex(sb, "settings", &gb);
+	from[0] = ga;
+	from[1] = gb;
+	for (i = 0; i < 2; i++) {
+		if (!from[i] || !json_object_is_type(from[i], json_type_object))
+			continue;
+		json_object_object_foreach(from[i], k, v) {
+			char *a, *b;
+
+			(void)v;
+			if (i == 1 && setting_text(ga, k))
+				continue;	/* compared in the first pass */
+			/* copies: json-c reuses one buffer per object */
+			a = setting_text(ga, k) ? xstrdup(setting_text(ga, k)) : NULL;
+			b = setting_text(gb, k) ? xstrdup(setting_text(gb, k)) : NULL;
+			if (!a || !b || strcmp(a, b)) {
+				fn(k, a, b, arg);
+				n++;
+			}
+			free(a);
+			free(b);
+		}
+	}
+	return n;
+}
+
+static void setting_human(const char *key, const char *a, const char *b,
+			  void *arg)
+{
+	printf("  %-16s %-22s %s\n", key, a ? a : "(unset)", b ? b : "(unset)");
+}
+
+static void setting_json(const char *key, const char *a, const char *b,
+			 void *arg)
+{
+	struct jw *w = arg;
+
+	jw_obj_open(w, NULL);
+	jw_str(w, "key", key);
+	if (a)
+		jw_raw(w, "a", a);
+	else
+		jw_null(w, "a");
+	if (b)
+		jw_raw(w, "b", b);
+	else
+		jw_null(w, "b");
+	jw_obj_close(w);
+}
+
+static const char *fmt_val(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+	return buf;
+}
+
+static void print_human(const struct cmp *c, json_object *sa, json_object *sb,
+			const char *pa, const char *pb)
+{
+	char a[32], b[32], ch[32];
+	int i;
+
+	printf("A: %s\nB: %s\n", pa, pb);
+	printf("settings that differ:\n");
+	if (!settings_diff(sa, sb, setting_human, NULL))
+		printf("  (none)\n");
+	printf("%-40s %-5s %14s %14s %9s\n", "metric", "unit", "A", "B",
+	       "change");
+	for (i = 0; i < c->nrows; i++) {
+		const struct row *r = &c->rows[i];
+		double p = change_pct(r);
+
+		if (isnan(p))
+			snprintf(ch, sizeof(ch), "-");
+		else
+			snprintf(ch, sizeof(ch), "%+.1f %%", p);
+		printf("%-40.40s %-5s %14s %14s %9s%s\n", r->name, r->unit,
+		       fmt_val(r->a, a, sizeof(a)), fmt_val(r->b, b, sizeof(b)),
+		       ch, r->regression ? "  REGRESSION" : "");
+	}
+	if (c->regressions)
+		printf("%d regression%s beyond %g %% (errors: any increase): exit %d\n",
+		       c->regressions, c->regressions == 1 ? "" : "s",
+		       c->threshold, DIX_EXIT_REGRESSION);
+	else
+		printf("no regression beyond %g %%\n", c->threshold);
+}
+
+static void print_json(const struct cmp *c, json_object *sa, json_object *sb,
+		       const char *pa, const char *pb)
+{
+	static const char *const better[] = { "higher", "lower", "count" };
+	struct jw w;
+	int i;
+
+	jw_init(&w, stdout);
+	jw_obj_open(&w, NULL);
+	jw_str(&w, "type", "compare");
+	jw_str(&w, "a", pa);
+	jw_str(&w, "b", pb);
+	jw_num(&w, "threshold_pct", c->threshold, -1);
+	jw_arr_open(&w, "settings");
+	settings_diff(sa, sb, setting_json, &w);
+	jw_arr_close(&w);
+	jw_arr_open(&w, "rows");
+	for (i = 0; i < c->nrows; i++) {
+		const struct row *r = &c->rows[i];
+
+		jw_obj_open(&w, NULL);
+		jw_str(&w, "metric", r->name);
+		jw_str(&w, "unit", r->unit);
+		jw_num(&w, "a", r->a, -1);	/* NaN: null */
+		jw_num(&w, "b", r->b, -1);
+		jw_num(&w, "change_pct", change_pct(r), 2);
+		jw_str(&w, "better", better[r->better]);
+		jw_bool(&w, "regression", r->regression);
+		jw_obj_close(&w);
+	}
+	jw_arr_close(&w);
+	jw_int(&w, "regressions", c->regressions);
+	jw_int(&w, "exit", c->regressions ? DIX_EXIT_REGRESSION : DIX_EXIT_OK);
+	jw_obj_close(&w);
+	jw_end_line(&w);
+}
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: dixload compare A.json B.json [--threshold PCT] [--output-format human|json]\n"
+"\n"
+"Compare run B against run A (both written with --output-format json):\n"
+"the settings that differ, per direction MB/s, IOPS, latency p50/p99/p99.9,\n"
+"CPU s/GB (when both summaries have it), errors by kind, and the\n"
+"transitions both runs have, with the change in %%.\n"
+"\n"
+"  --threshold PCT   a throughput drop, or a latency or CPU rise, beyond PCT\n"
+"                    %% is a regression (default %g); any rise of an error\n"
+"                    count is one\n"
+"  --output-format F human table (default) or one JSON object\n"
+"\n"
+"Exit status: 0 no regression, 1 usage or unreadable input, 5 regression.\n",
+		COMPARE_DEFAULT_THRESHOLD);
+}
+
+int compare_main(int argc, char **argv)
+{
+	struct run_file ra = { 0 }, rb = { 0 };
+	struct cmp c = { .threshold = COMPARE_DEFAULT_THRESHOLD };
+	const char *files[2] = { NULL, NULL };
+	int i, nf = 0, as_json = 0, status;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			compare_usage(stdout);
+			return DIX_EXIT_OK;
+		}
+		if (!strcmp(a, "--threshold") || !strcmp(a, "--output-format")) {
+			if (i + 1 >= argc) {
+				dix_err("compare: %s needs a value", a);
+				return DIX_EXIT_USAGE;
+			}
+			if (!strcmp(a, "--threshold")) {
+				char *end;
+
+				c.threshold = strtod(argv[++i], &end);
+				if (*end || end == argv[i] || !(c.threshold >= 0)) {
+					dix_err("compare: --threshold: '%s' is not a percentage (e.g. 10, 2.5)",
+						argv[i]);
+					return DIX_EXIT_USAGE;
+				}
+			} else if (!strcmp(argv[++i], "json")) {
+				as_json = 1;
+			} else if (strcmp(argv[i], "human")) {
+				dix_err("compare: --output-format: '%s' is not allowed (allowed: human, json)",
+					argv[i]);
+				return DIX_EXIT_USAGE;
+			}
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			dix_err("compare: unknown option '%s' (see dixload compare --help)",
+				a);
+			return DIX_EXIT_USAGE;
+		}
+		if (nf == 2) {
+			dix_err("compare: more than two files ('%s')", a);
+			return DIX_EXIT_USAGE;
+		}
+		files[nf++] = a;
+	}
+	if (nf != 2) {
+		compare_usage(stderr);
+		return DIX_EXIT_USAGE;
+	}
+	if (load_run(&ra, files[0]) || load_run(&rb, files[1])) {
+		json_object_put(ra.summary);
+		json_object_put(rb.summary);
+		return DIX_EXIT_USAGE;
+	}
+	direction_rows(&c, ra.summary, rb.summary, "read");
+	direction_rows(&c, ra.summary, rb.summary, "write");
+	/* a run from before the cpu object: no row rather than a dash */
+	if (!isnan(cpu_s_per_gb(ra.summary)) || !isnan(cpu_s_per_gb(rb.summary)))
+		add_row(&c, "CPU", "s/GB", cpu_s_per_gb(ra.summary),
+			cpu_s_per_gb(rb.summary), LOWER);
+	error_rows(&c, ra.summary, rb.summary);
+	transition_rows(&c, ra.summary, rb.summary);
+
+	if (as_json)
+		print_json(&c, ra.summary, rb.summary, files[0], files[1]);
+	else
+		print_human(&c, ra.summary, rb.summary, files[0], files[1]);
+	fflush(stdout);
+	status = c.regressions ? DIX_EXIT_REGRESSION : DIX_EXIT_OK;
+	free(c.rows);
+	json_object_put(ra.summary);
+	json_object_put(rb.summary);
+	return status;
+}

@@ -1,0 +1,86 @@
+#!/bin/sh
+# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare): no undocumented key, no missing "always" key.
+. "$top_srcdir/tests/sh/lib.sh"
+need_python
+need_feature jsonc
+
+F=$WORK/f.img
+run_dix "$WORK/1.json" "$WORK/1.err" --dev "$F" --size 8m --rw write --bs 16k \
+	--precondition on --output-format json || fail "write run: $(cat "$WORK/1.err")"
+run_dix "$WORK/2.json" "$WORK/2.err" --dev "$F" --size 8m --rw randrw --bs 16k \
+	--runtime 3 --interval 500 --exec 'true@1.5' --rate 200,100 --rate-iops 20000 \
+	--output-format json || fail "action run: $(cat "$WORK/2.err")"
+# a changed byte inside a block (header intact): a verify error and its extent
+printf 'XXXXXXXX' | dd of="$F" bs=1 seek=$((409600 + 300)) conv=notrunc 2>/dev/null
+run_dix "$WORK/3.json" "$WORK/3.err" --dev "$F" --size 8m --rw randread --bs 16k \
+	--runtime 1 --output-format json
+[ $? = 3 ] || fail "the corrupted read run did not exit 3: $(tail -n 3 "$WORK/3.err")"
+"$DIXLOAD" compare "$WORK/1.json" "$WORK/2.json" --output-format json > "$WORK/4.json"
+[ $? -le 5 ] || fail "compare failed"
+"$DIXLOAD" --dump-options | cut -f1 > "$WORK/options"
+
+python3 - "$top_srcdir/doc/json.md" "$WORK/options" "$WORK/1.json" "$WORK/2.json" \
+	"$WORK/3.json" "$WORK/4.json" <<'PY' || fail "output and doc/json.md disagree (above)"
+import json, re, sys
+doc, optfile, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
+options = set(open(optfile).read().split())
+# the doc's tables: "## record: TYPE" then "| `key` | type | unit | presence | meaning |"
+spec, rec = {}, None
+for line in open(doc):
+    m = re.match(r"## record: (\w+)", line)
+    if m:
+        rec = m.group(1); spec[rec] = {}
+        continue
+    m = re.match(r"\| `([^`]+)` \|[^|]*\|[^|]*\| (always|optional) \|", line)
+    if m and rec:
+        spec[rec][m.group(1)] = m.group(2)
+assert set(spec) >= {"start", "interval", "event", "precondition", "summary", "compare"}, spec.keys()
+
+def paths(o, pre=""):
+    """every key as a dotted path; array elements as key[]; settings by option name"""
+    for k, v in o.items():
+        p = pre + k
+        yield p
+        if p == "settings" and isinstance(v, dict):
+            for s in v:
+                if s not in options:
+                    yield "settings." + s   # not an option: undocumented
+            continue
+        if isinstance(v, dict) and k not in ("from", "to") and not p.endswith("[].a") and not p.endswith("[].b"):
+            yield from paths(v, p + ".")
+        elif isinstance(v, list):
+            for e in v:
+                if isinstance(e, dict):
+                    yield from paths(e, p + "[].")
+
+bad, seen = [], {}
+for f in runs:
+    for n, line in enumerate(open(f), 1):
+        o = json.loads(line)
+        t = o.get("type")
+        if t not in spec:
+            bad.append("%s:%d: record type %r not documented" % (f, n, t)); continue
+        got = set(paths(o))
+        seen.setdefault(t, set()).update(got)
+        for p in sorted(got - set(spec[t])):
+            bad.append("%s:%d: %s key %r is not in doc/json.md" % (f, n, t, p))
+        for p, pres in spec[t].items():
+            if pres == "always" and p not in got:
+                bad.append("%s:%d: %s key %r (always) is missing" % (f, n, t, p))
+for t in ("start", "interval", "event", "precondition", "summary", "compare"):
+    if t not in seen:
+        bad.append("no %s record in the runs: the test would not check it" % t)
+# the optional keys these runs must exercise
+for t, p in (("interval", "cap.read_bps"), ("summary", "bad_extents[].lba"),
+             ("summary", "transitions[].ratio"), ("event", "ok"), ("compare", "rows[].change_pct")):
+    if p not in seen.get(t, ()):
+        bad.append("%s key %s never written: the run did not exercise it" % (t, p))
+start = json.loads(open(runs[0]).readline())
+if start.get("schema_version") != 1:
+    bad.append("start record schema_version %r, doc says 1" % start.get("schema_version"))
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+echo "json-schema: every key documented, every 'always' key present"
+exit 0
