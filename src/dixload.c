@@ -13,6 +13,7 @@
 
 #include "compare.h"
 #include "crcbench.h"
+#include "cryptobind.h"
 #include "engine.h"
 #include "hotload.h"
 #include "options.h"
@@ -22,6 +23,7 @@
 #include "profile.h"
 #include "run.h"
 #include "safety.h"
+#include "sweep.h"
 #include "target.h"
 #include "util.h"
 
@@ -54,6 +56,9 @@ static void print_version(void)
 #ifdef HAVE_KMOD
 	printf(" kmod");
 #endif
+#ifdef HAVE_KCAPI_ENGINE
+	printf(" kcapi");
+#endif
 #ifdef HAVE_JSONC
 	printf(" jsonc");
 #endif
@@ -73,6 +78,7 @@ static void usage(FILE *f)
 "       dixload probe DEV [--json]\n"
 "       dixload crcbench [--seconds S] [--json]\n"
 "       dixload compare A.json B.json [--threshold PCT] [--output-format json]\n"
+"       dixload sweep KEY=V1,V2,... [KEY=...] [--json] -- RUN-OPTIONS\n"
 "\n"
 "Block-layer I/O integrity load generator: reads and writes with verified\n"
 "data on block devices (with T10 PI / DIX where the device has it) and files,\n"
@@ -97,6 +103,7 @@ static void usage(FILE *f)
 
 		fprintf(f, "  %-10s %s\n", (*e)->name, (*e)->help);
 		fprintf(f, "  %-10s targets: %s; --pi app: %s%s%s\n", "",
+			(*e)->targets & DIX_TGT_CRYPTO ? "none (the kernel crypto API; no --dev)" :
 			(*e)->targets & DIX_TGT_BLOCK ? "block devices and files" :
 			(*e)->targets & DIX_TGT_SCSI ? "SCSI disks" : "NVMe namespaces",
 			app[(*e)->app_pi], (*e)->needs ? "; needs " : "",
@@ -345,6 +352,78 @@ static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
 	return -EINVAL;
 }
 
+/* Default amount of requests of a crypto run without --size: 1 GiB. */
+#define CRYPTO_DEFAULT_SIZE	(1ull << 30)
+
+/*
+ * A crypto engine's run: no device, a virtual target of --size bytes of
+ * requests (the same loop, meter, report, hot-load, plot and CSV as a
+ * device), no safety checks (nothing is written), no preconditioning.
+ */
+static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
+{
+	struct dix_target t;
+	struct dix_run r;
+	char err[1024], warn[512], *path = NULL;
+	int status;
+
+	if (o->dev) {
+		dix_err("--engine %s takes no --dev: its load is the kernel crypto API (--alg)",
+			eng->name);
+		return DIX_EXIT_USAGE;
+	}
+	if (!o->alg) {
+		dix_err("--engine %s needs --alg (see ENGINES in --help)",
+			eng->name);
+		return DIX_EXIT_USAGE;
+	}
+	if (o->pi == PI_APP || o->inject.n) {
+		dix_err("--pi app and --inject are for devices; --engine %s checks every result itself",
+			eng->name);
+		return DIX_EXIT_USAGE;
+	}
+	if (o->tfms % o->jobs) {
+		dix_err("--tfms %llu is not a multiple of --jobs %llu (each job holds --tfms / --jobs TFMs)",
+			(unsigned long long)o->tfms,
+			(unsigned long long)o->jobs);
+		return DIX_EXIT_USAGE;
+	}
+	if (actions_check(o, err, sizeof(err))) {
+		dix_err("%s", err);
+		return DIX_EXIT_USAGE;
+	}
+	if (!o->seed_set) {
+		if (getrandom(&o->seed, sizeof(o->seed), 0) != sizeof(o->seed))
+			o->seed = (uint64_t)dix_now_ns();
+		o->seed &= (1ull << 53) - 1;	/* exact in JSON doubles */
+	}
+	if (check_output_files(o))
+		return DIX_EXIT_USAGE;
+	if (asprintf(&path, "%s:%s", eng->name, o->alg) < 0)
+		return DIX_EXIT_USAGE;
+	target_open_crypto(&t, path, o->alg,
+			   o->size ? o->size + o->offset :
+			   CRYPTO_DEFAULT_SIZE + o->offset, o->bs);
+	if (target_fit_region(&t, o, err, sizeof(err), warn, sizeof(warn))) {
+		dix_err("%s", err);
+		free(path);
+		return DIX_EXIT_USAGE;
+	}
+	cryptobind_init(o->alg, o->tfms, o->rebind);
+	memset(&r, 0, sizeof(r));
+	o->precondition = PRECOND_OFF;
+	snprintf(r.pre.reason, sizeof(r.pre.reason),
+		 "a crypto load has no device to write");
+	r.o = o;
+	r.t = &t;
+	r.eng = eng;
+	r.wake_fd = -1;
+	status = run_load(&r);
+	run_free(&r);
+	free(path);
+	return status;
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct dix_opts o;
@@ -362,15 +441,24 @@ static int run_main(int argc, char **argv)
 		status = 0;
 		goto out;
 	}
-	if (!o.dev) {
-		dix_err("--dev PATH is required (a block device or a file; see --help)");
-		goto out;
-	}
 	eng = engine_find(o.engine);
 	if (!eng) {
 		engine_names(NULL, err, sizeof(err));
 		dix_err("--engine: '%s' is not available (allowed: %s)",
 			o.engine, err);
+		goto out;
+	}
+	if (engine_is_crypto(eng)) {
+		status = crypto_main(&o, eng);
+		goto out;
+	}
+	if (!o.dev) {
+		dix_err("--dev PATH is required (a block device or a file; see --help)");
+		goto out;
+	}
+	if (o.alg) {
+		dix_err("--alg is for crypto engines (--engine %s drives a device)",
+			eng->name);
 		goto out;
 	}
 	if (check_pi_mode(&o, eng))
@@ -432,6 +520,8 @@ int main(int argc, char **argv)
 		return probe_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "crcbench"))
 		return crcbench_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "sweep"))
+		return sweep_main(argc - 1, argv + 1, run_main);
 	if (argc > 1 && !strcmp(argv[1], "compare")) {
 #ifdef HAVE_JSONC
 		return compare_main(argc - 1, argv + 1);
@@ -441,7 +531,7 @@ int main(int argc, char **argv)
 #endif
 	}
 	if (argc > 1 && argv[1][0] != '-') {
-		dix_err("unknown command '%s' (commands: probe, crcbench, compare; or options, see --help)",
+		dix_err("unknown command '%s' (commands: probe, crcbench, compare, sweep; or options, see --help)",
 			argv[1]);
 		return DIX_EXIT_USAGE;
 	}

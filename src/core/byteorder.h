@@ -73,4 +73,16 @@ static inline void put_be64(void *p, uint64_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+static inline void put_le16(void *p, uint16_t v)
+{
+	v = htole16(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void put_le32(void *p, uint32_t v)
+{
+	v = htole32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
 #endif

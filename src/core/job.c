@@ -246,7 +246,12 @@ static void failure_extent(const struct wctx *x, const struct dix_io *io,
 	const char *check = dix_errkind_check(kind);
 	char cause[160];
 
-	if (io->res >= 0)
+	if (x->r->t->crypto)
+		dir = io->dir == DIX_READ ? "decrypt" : "encrypt";
+	if (x->r->t->crypto && kind == DIX_ERR_VERIFY && io->status[0])
+		snprintf(cause, sizeof(cause), "%s: %s check failed", dir,
+			 io->status);
+	else if (io->res >= 0)
 		snprintf(cause, sizeof(cause), "short %s", dir);
 	else if (check && io->status[0])
 		snprintf(cause, sizeof(cause), "%s failed: %s (%s)", dir, check,
@@ -459,7 +464,9 @@ static int complete(struct wctx *x, struct dix_io *io)
 		account_done(x, io);
 		if (io->dir == DIX_READ && x->pi_app)
 			pi_check_read(x, io);
-		if (io->dir == DIX_READ && x->o->verify != VERIFY_OFF)
+		/* a crypto engine checked the result itself (engine.h) */
+		if (io->dir == DIX_READ && x->o->verify != VERIFY_OFF &&
+		    !x->r->t->crypto)
 			verify_read(x, io);
 		if (io->dir == DIX_READ &&
 		    (x->pi_app || x->o->verify != VERIFY_OFF))
@@ -624,6 +631,9 @@ static int worker_setup(struct wctx *x)
 	x->ectx.path = x->r->t->path;
 	x->ectx.pi_mode = o->pi;
 	x->ectx.max_xfer = pass_through_limit(x->r->t);
+	x->ectx.o = o;
+	x->ectx.job = w->id;
+	x->ectx.jobs = x->r->nworkers;
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {
@@ -634,6 +644,9 @@ static int worker_setup(struct wctx *x)
 			return r;
 		}
 	}
+	/* a crypto engine holds --iodepth per TFM (engine.h) */
+	depth = x->ectx.depth;
+	x->batch = o->iodepth_batch < depth ? o->iodepth_batch : depth;
 	/* preconditioning's large writes within what the engine can carry */
 	if (x->pre && x->ectx.max_io && x->bs > x->ectx.max_io &&
 	    x->ectx.max_io >= x->lbs)
@@ -693,7 +706,7 @@ static int worker_setup(struct wctx *x)
 	 * data) or two writes to one block could be in flight (order
 	 * undefined).  Preconditioning writes each block once: no overlap.
 	 */
-	x->track = !x->pre && rw_writes(o->rw) &&
+	x->track = !x->pre && rw_writes(o->rw) && !x->r->t->crypto &&
 		   (o->verify != VERIFY_OFF || depth > 1);
 	if (x->track && inflight_init(&x->fl, depth))
 		return -ENOMEM;

@@ -22,6 +22,8 @@ const char *const verify_names[] = { "off", "on", "strict", NULL };
 const char *const format_names[] = { "human", "json", NULL };
 const char *const pi_names[] = { "kernel", "app", "off", NULL };
 const char *const precondition_names[] = { "auto", "on", "off", NULL };
+const char *const submit_names[] = { "sync", "async", NULL };
+const char *const rebind_names[] = { "auto", "off", NULL };
 
 #define OFF(f)	((long)offsetof(struct dix_opts, f))
 
@@ -189,6 +191,26 @@ const struct dix_option dix_options[] = {
 		.name = "rate-iops", .type = OPT_RATE, .off = OFF(rate_iops),
 		.unit = 1, .metavar = "N|R,W",
 		.help = "cap I/Os per second per direction (R,W; one number: each)",
+	},
+	{
+		.name = "alg", .type = OPT_STR, .off = OFF(alg),
+		.metavar = "NAME",
+		.help = "crypto engines: the kernel crypto API algorithm (xts(aes), sha256 ...; see ENGINES)",
+	},
+	{
+		.name = "tfms", .type = OPT_UINT, .off = OFF(tfms),
+		.def = "1", .min = 1, .max = 4096, .metavar = "N",
+		.help = "crypto engines: transforms opened, a multiple of --jobs; --iodepth is per transform",
+	},
+	{
+		.name = "submit", .type = OPT_ENUM, .off = OFF(submit),
+		.def = "sync", .allowed = submit_names, .metavar = "MODE",
+		.help = "crypto engines: sync (one request per system call) or async (AIO, --iodepth-batch per call)",
+	},
+	{
+		.name = "rebind", .type = OPT_ENUM, .off = OFF(rebind),
+		.def = "auto", .allowed = rebind_names, .metavar = "MODE",
+		.help = "crypto engines: auto reopens the transforms when the kernel selects another driver; off keeps them",
 	},
 	{ .name = NULL },
 };

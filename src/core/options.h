@@ -22,6 +22,8 @@ enum out_format { OUT_HUMAN, OUT_JSON };
 enum verify_mode { VERIFY_OFF, VERIFY_ON, VERIFY_STRICT };
 enum pi_mode { PI_KERNEL, PI_APP, PI_OFF };
 enum precond_mode { PRECOND_AUTO, PRECOND_ON, PRECOND_OFF };
+enum submit_mode { SUBMIT_SYNC, SUBMIT_ASYNC };
+enum rebind_mode { REBIND_AUTO, REBIND_OFF };
 
 /* A repeatable option ("--hotload a@1 --hotload b@2"): values in order. */
 struct str_list {
@@ -64,6 +66,10 @@ struct str_list {
  *	off; see precond.h)
  * @rate: cap in bytes per second per direction (0: none; --rate is in MB/s)
  * @rate_iops: cap in I/Os per second per direction (0: none)
+ * @alg: kernel crypto API algorithm of a crypto engine ("xts(aes)")
+ * @tfms: transforms (TFMs) a crypto engine opens, spread over the jobs
+ * @submit: how a crypto engine hands requests to the kernel
+ * @rebind: reopen the TFMs when the kernel's selected driver changes
  */
 struct dix_opts {
 	char *dev;
@@ -100,6 +106,10 @@ struct dix_opts {
 	int precondition;
 	double rate[2];
 	double rate_iops[2];
+	char *alg;
+	uint64_t tfms;
+	int submit;
+	int rebind;
 };
 
 enum opt_type {
@@ -222,6 +232,8 @@ extern const char *const verify_names[];
 extern const char *const format_names[];
 extern const char *const pi_names[];
 extern const char *const precondition_names[];
+extern const char *const submit_names[];
+extern const char *const rebind_names[];
 
 static inline int rw_is_random(int rw)
 {

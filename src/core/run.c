@@ -130,14 +130,22 @@ static int all_done(struct dix_run *r)
 	return 1;
 }
 
+void (*run_result_hook)(const struct dix_run *r,
+			const struct dix_totals *t);
+
 static void take_sample(struct dix_run *r, struct meter *m, double now)
 {
 	struct dix_counters c;
 	struct meter_sample s;
 
+	struct cpu_snap cs;
+
 	sum_counters(r, &c);
 	if (meter_sample(m, now, &c, &s))
 		return;
+	cpu_read(&cs);
+	cpu_between(&r->cpu_last, &cs, &s.cpu);
+	r->cpu_last = cs;
 	pthread_mutex_lock(&r->lock);
 	sample_log_add(&r->samples, &s);
 	report_interval(r, &s);
@@ -418,6 +426,8 @@ int run_load(struct dix_run *r)
 		}
 	}
 	r->started = 1;
+	cpu_read(&r->cpu_first);
+	r->cpu_last = r->cpu_first;
 	r->t0 = dix_now();
 	if (period > 0)
 		meter_init(&m, r->t0, period);
@@ -498,6 +508,14 @@ int run_load(struct dix_run *r)
 			r->errlog ? " holds every bad block" : "");
 	errlog_close(r);
 	gather(r, &tot);
+	{
+		struct cpu_snap end;
+
+		cpu_read(&end);
+		cpu_between(&r->cpu_first, &end, &tot.cpu);
+	}
+	if (run_result_hook)
+		run_result_hook(r, &tot);
 	analysis_run(r);
 	status = exit_status(r, &tot, setup_failed);
 	pthread_mutex_lock(&r->lock);

@@ -88,6 +88,8 @@ struct dix_transition {
  * @pres: what preconditioning did
  * @started: the measured load started (0: stopped or failed while
  *	preconditioning)
+ * @cpu_first: CPU reading when the load started
+ * @cpu_last: CPU reading at the last meter sample
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -113,6 +115,8 @@ struct dix_run {
 	struct precond_plan pre;
 	struct precond_result pres;
 	int started;
+	struct cpu_snap cpu_first;
+	struct cpu_snap cpu_last;
 };
 
 /**
@@ -128,6 +132,15 @@ int run_load(struct dix_run *r);
  * caller's.
  */
 void run_free(struct dix_run *r);
+
+struct dix_totals;
+
+/**
+ * run_result_hook - when set, called with every run's totals just before
+ * its summary is printed (dixload sweep keeps its figures from it).
+ */
+extern void (*run_result_hook)(const struct dix_run *r,
+			       const struct dix_totals *t);
 
 /** run_elapsed() - seconds since the load started. */
 double run_elapsed(const struct dix_run *r);

@@ -146,6 +146,21 @@ int target_open(struct dix_target *t, const char *path, int write,
 	return 0;
 }
 
+void target_open_crypto(struct dix_target *t, const char *path,
+			const char *alg, uint64_t size, uint32_t bs)
+{
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	t->fd = -1;
+	t->crypto = 1;
+	snprintf(t->name, sizeof(t->name), "%s", alg);
+	t->size = size;
+	t->lbs = bs;
+	strcpy(t->integrity.format, "none");
+	t->integrity.read_verify = t->integrity.write_generate = -1;
+	t->integrity.capable = -1;
+}
+
 int target_fit_region(const struct dix_target *t, struct dix_opts *o,
 		      char *err, size_t errlen, char *warn, size_t warnlen)
 {
@@ -216,6 +231,11 @@ void integrity_print(FILE *f, const struct dix_target *t)
 {
 	const struct dix_integrity *in = &t->integrity;
 
+	if (t->crypto) {
+		fprintf(f, "target: %s, the kernel crypto API: no device; requests of %u bytes, %llu bytes of them\n",
+			t->name, t->lbs, (unsigned long long)t->size);
+		return;
+	}
 	fprintf(f, "integrity: %s format=%s", t->name, in->format);
 	if (in->interval)
 		fprintf(f, " interval=%u", in->interval);

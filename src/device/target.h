@@ -42,6 +42,8 @@ struct dix_integrity {
  * @max_hw_sectors_kb: queue/max_hw_sectors_kb, the largest pass-through
  *	transfer (0 when not known)
  * @max_segments: queue/max_segments (0 when not known)
+ * @crypto: not a device but the kernel crypto API (target_open_crypto()):
+ *	@fd is -1, @lbs is the request size, so a "block" is a request
  */
 struct dix_target {
 	const char *path;
@@ -54,7 +56,17 @@ struct dix_target {
 	uint32_t max_sectors_kb;
 	uint32_t max_hw_sectors_kb;
 	uint32_t max_segments;
+	int crypto;
 };
+
+/**
+ * target_open_crypto() - the virtual target of a crypto engine: @path is
+ * shown as the target ("kcapi:xts(aes)"), @name is the algorithm, the size
+ * is @size bytes of requests of @bs bytes (the request number of an offset
+ * is offset / @bs).  Nothing is opened.
+ */
+void target_open_crypto(struct dix_target *t, const char *path,
+			const char *alg, uint64_t size, uint32_t bs);
 
 /**
  * target_open() - open @path with O_DIRECT for reading (and writing when

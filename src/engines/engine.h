@@ -30,6 +30,8 @@
 #include "pi.h"
 #include "stats.h"
 
+struct dix_opts;
+
 /* Bumped when struct dix_engine or the call contract changes. */
 #define DIX_ENGINE_VERSION	2
 
@@ -108,6 +110,12 @@ struct dix_io {
  *	block on the wire counted (an NVMe extended-LBA namespace, sg with
  *	--pi app).  0: only the device's own limits apply (the block layer
  *	splits what is larger)
+ * @o: the run's options (crypto engines read --alg, --tfms, --submit,
+ *	--seed, --verify from them)
+ * @job: the worker's id; @jobs: how many workers there are
+ *
+ * init() of a DIX_TGT_CRYPTO engine may raise @depth: --iodepth counts
+ * requests in flight per TFM, and a worker holds several TFMs.
  */
 struct dix_eng_ctx {
 	int fd;
@@ -120,6 +128,9 @@ struct dix_eng_ctx {
 	char errmsg[256];
 	uint64_t max_xfer;
 	uint64_t max_io;
+	const struct dix_opts *o;
+	int job;
+	int jobs;
 };
 
 /**
@@ -139,6 +150,15 @@ static inline uint64_t eng_max_io(uint64_t max_xfer, uint32_t lbs,
 #define DIX_TGT_BLOCK	0x1	/* block devices and files, through the block layer */
 #define DIX_TGT_SCSI	0x2	/* SCSI disks only, by pass-through: no block-layer PI */
 #define DIX_TGT_NVME	0x4	/* NVMe namespaces only, by pass-through: no block-layer PI */
+/*
+ * No device: the kernel crypto API, --alg naming the load.  The job runs
+ * the same loop (meter, report, hot-load, plot and CSV see requests as
+ * I/Os), over a virtual target (target_open_crypto()) whose "blocks" are
+ * requests of --bs bytes: an I/O's offset / --bs is its request number.
+ * The job's block headers, data verification and range tracking do not
+ * apply: the engine checks every result itself.
+ */
+#define DIX_TGT_CRYPTO	0x8
 
 /**
  * enum dix_app_pi - the protection information an engine carries from user
@@ -203,6 +223,12 @@ static inline int engine_carries_pi(const struct dix_engine *e)
 static inline int engine_bypasses_block_layer(const struct dix_engine *e)
 {
 	return !(e->targets & DIX_TGT_BLOCK);
+}
+
+/** engine_is_crypto() - @e loads the kernel crypto API, not a device. */
+static inline int engine_is_crypto(const struct dix_engine *e)
+{
+	return !!(e->targets & DIX_TGT_CRYPTO);
 }
 
 /**

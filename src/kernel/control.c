@@ -32,6 +32,7 @@
 #include "actions.h"
 #include "hotload.h"
 #include "json.h"
+#include "cryptobind.h"
 #include "kwatch.h"
 #include "modules.h"
 #include "event.h"
@@ -199,6 +200,20 @@ static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 		      d->changes[i].json, d->changes[i].label);
 }
 
+/*
+ * A crypto load: which driver serves --alg and where the TFMs are bound,
+ * when that may have changed (a selection changed, TFMs were reopened).
+ */
+static void binding_note(struct ctl *c, int changed)
+{
+	char *text = cryptobind_poll(&c->cur, changed);
+
+	if (!text)
+		return;
+	event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
+	free(text);
+}
+
 /* Take a snapshot, diff it against the last one, keep it. */
 static void snapshot_diff(struct ctl *c, struct kw_diff *d)
 {
@@ -269,13 +284,17 @@ static void act_module(struct ctl *c, const struct action *a)
 				fprintf(f, "; also removed unused %s", extra);
 			fclose(f);
 		}
-		if (asprintf(&detail, "%s%s", reg, mods ? mods : "") < 0)
+		if (asprintf(&detail, "%s%s%s", reg, mods ? mods : "",
+			     !d.nadded && mod_is_qat(name) ?
+			     "; no QAT device here: the driver registers its algorithms only for a QAT PCI device it binds to" :
+			     "") < 0)
 			detail = NULL;
 		free(reg);
 		free(mods);
 	}
 	event(c, EV_ACTION, t, what, !e, dur, e ? msg : detail, json, what);
 	emit_changes(c, &d, 0);
+	binding_note(c, d.nchanges > 0);
 	kw_diff_free(&d);
 	free(dj);
 	free(json);
@@ -453,6 +472,7 @@ static void watch_tick(struct ctl *c)
 
 	snapshot_diff(c, &d);
 	emit_changes(c, &d, 1);
+	binding_note(c, d.nchanges > 0);
 	kw_diff_free(&d);
 }
 
@@ -560,6 +580,8 @@ static void start_notes(struct ctl *c)
 			     a->arg);
 			continue;
 		}
+		if (mod_era_note(a->arg, msg, sizeof(msg)))
+			note(c, "%s", msg);
 		st = mod_state(&env, a->arg, msg, sizeof(msg));
 		if (st == -ENOENT)
 			note(c, "%s; the hot-load at %g s will fail", msg, a->at);

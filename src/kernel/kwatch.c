@@ -183,6 +183,8 @@ int kw_parse_crypto(const char *text, struct kw_alg **out, int *n)
 				copy_value(cur.type, sizeof(cur.type), val, end - val);
 			else if (KEY("priority"))
 				cur.priority = parse_priority(val);
+			else if (KEY("refcnt"))
+				cur.refcnt = atoi(val);
 			else if (KEY("selftest"))
 				tested = !strncmp(val, "passed", 6);
 			else if (KEY("internal"))

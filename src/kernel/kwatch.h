@@ -29,6 +29,9 @@
  * @type: "shash", "skcipher" ...
  * @priority: the crypto API's priority (higher wins)
  * @selectable: self-test passed and not internal: a lookup may return it
+ * @refcnt: the kernel's reference count: 1 for a registered algorithm no
+ *	one uses, +1 for each transform (TFM) or instance holding it (the
+ *	sign of where open TFMs are bound)
  */
 struct kw_alg {
 	char name[KW_NAME_LEN];
@@ -37,6 +40,7 @@ struct kw_alg {
 	char type[24];
 	int priority;
 	int selectable;
+	int refcnt;
 };
 
 /**

@@ -36,6 +36,29 @@ static int kernel_at_least(int maj, int min)
 	return a > maj || (a == maj && b >= min);
 }
 
+int mod_is_qat(const char *name)
+{
+	char n[KW_MOD_LEN];
+
+	kw_normalise(name, n, sizeof(n));
+	return !strncmp(n, "qat_", 4) || !strcmp(n, "intel_qat");
+}
+
+int mod_era_note(const char *name, char *msg, size_t len)
+{
+	if (!mod_is_qat(name))
+		return 0;
+	if (kernel_at_least(6, 17))
+		snprintf(msg, len,
+			 "since Linux 6.17 QAT registers its ciphers at priority 100 (4001 before), below AES-NI's 300-401: loading %s does not change which driver the kernel selects for xts/cbc/ctr/gcm(aes) while aesni_intel is loaded",
+			 name);
+	else
+		snprintf(msg, len,
+			 "on this kernel QAT registers its ciphers at priority 4001, above AES-NI's 300-401: with a QAT device present, loading %s moves new xts/cbc/ctr/gcm(aes) TFMs to QAT (6.17 lowered it to 100)",
+			 name);
+	return 1;
+}
+
 static const char *release(void)
 {
 	static struct utsname u;

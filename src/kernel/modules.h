@@ -26,6 +26,15 @@ struct mod_env {
  * @msg saying why), -EOPNOTSUPP when dixload has no libkmod to ask, other
  * -errno.
  */
+/** mod_is_qat() - @name is one of Intel QAT's modules (qat_*, intel_qat). */
+int mod_is_qat(const char *name);
+
+/**
+ * mod_era_note() - what this kernel's era means for loading @name (QAT's
+ * priority changed in 6.17), into @msg.  Return: 1 when there is a note.
+ */
+int mod_era_note(const char *name, char *msg, size_t len);
+
 int mod_state(const struct mod_env *env, const char *name, char *msg, size_t len);
 
 /**

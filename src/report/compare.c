@@ -116,18 +116,21 @@ static double num_at(json_object *o, ...)
 }
 
 /*
- * CPU seconds per GB moved, when the summary has a "cpu" object: its
- * "s_per_gb" if given, else (user_s + sys_s) over the bytes of both
- * directions.  NaN without one (runs from before it existed).
+ * CPU seconds per GB moved, when the summary has a "cpu" object: dixload's
+ * own, "s_per_gb"."self" (doc/json.md), or a plain "s_per_gb" number, else
+ * (user_s + sys_s) over the bytes of both directions.  NaN without one
+ * (runs from before it existed).
  */
 static double cpu_s_per_gb(json_object *s)
 {
-	double v = num_at(s, "cpu", "s_per_gb", NULL);
+	double v = num_at(s, "cpu", "s_per_gb", "self", NULL);
 	double user = num_at(s, "cpu", "user_s", NULL);
 	double sys = num_at(s, "cpu", "sys_s", NULL);
 	double bytes = num_at(s, "read_bytes", NULL) +
 		       num_at(s, "write_bytes", NULL);
 
+	if (isnan(v))
+		v = num_at(s, "cpu", "s_per_gb", NULL);
 	if (!isnan(v))
 		return v;
 	if (isnan(user) || isnan(sys) || !(bytes > 0))

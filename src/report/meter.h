@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu.h"
 #include "stats.h"
 
 /**
@@ -28,6 +29,8 @@
  * @unwritten: blocks read in the interval that carried no dixload header
  *	(never written: on a PI device, reads whose guard nobody checks)
  * @tot: cumulative counters at @t (Ops, Rec, Err are derived from them)
+ * @cpu: CPU time over the interval, the machine's and dixload's (filled by
+ *	the run loop, not by meter_sample())
  */
 struct meter_sample {
 	double t;
@@ -37,6 +40,7 @@ struct meter_sample {
 	double iops;
 	uint64_t unwritten;
 	struct dix_counters tot;
+	struct cpu_usage cpu;
 };
 
 struct meter {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "job.h"
@@ -125,6 +126,37 @@ void report_start(struct dix_run *r)
 }
 
 /*
+ * The "cpu" object of an interval or the summary: the machine's shares of
+ * all CPUs' time (null when /proc/stat could not be read) and dixload's
+ * own CPU seconds.  The object is left open: the summary adds its per-GB
+ * figures; the caller closes it.
+ */
+static void cpu_json(struct jw *w, const struct cpu_usage *u)
+{
+	jw_obj_open(w, "cpu");
+	if (u->valid) {
+		jw_num(w, "usr_pct", u->usr, 1);
+		jw_num(w, "sys_pct", u->sys, 1);
+		jw_num(w, "softirq_pct", u->softirq, 1);
+		jw_num(w, "irq_pct", u->irq, 1);
+		jw_num(w, "iowait_pct", u->iowait, 1);
+		jw_num(w, "busy_pct", u->busy, 1);
+	} else {
+		jw_null(w, "busy_pct");
+	}
+	jw_num(w, "self_s", u->self_s, 3);
+	jw_num(w, "self_user_s", u->self_user_s, 3);
+	jw_num(w, "self_sys_s", u->self_sys_s, 3);
+	jw_num(w, "self_pct", u->self_pct, 1);
+}
+
+/* The CPU figure of the meter line: the machine's busy share, else dixload's. */
+static double cpu_meter_pct(const struct cpu_usage *u)
+{
+	return u->valid ? u->busy : u->self_pct;
+}
+
+/*
  * The caps in force (--rate, --rate-iops), so a reader of the meter sees
  * why the level is flat: " | cap R 50 MB/s, W 20 MB/s, W 500 IOPS".
  */
@@ -179,13 +211,17 @@ void report_interval(struct dix_run *r, const struct meter_sample *s)
 		jw_uint(&w, "err", err);
 		jw_uint(&w, "unwritten", s->unwritten);
 		errkind_counts(&w, "errors", c->errors, NULL);
+		cpu_json(&w, &s->cpu);
+		jw_obj_close(&w);	/* cpu */
 		cap_json(&w, r->o);
 		jw_obj_close(&w);
 		jw_end_line(&w);
 	} else if (!r->o->quiet) {
-		fprintf(f, "[%5.1fs] R %7.2f MB/s, W %7.2f MB/s, IOPS %6.0f | Ops %8llu, Rec %2llu, Err %2llu",
+		/* the seed's fields first and unchanged, then the CPU share */
+		fprintf(f, "[%5.1fs] R %7.2f MB/s, W %7.2f MB/s, IOPS %6.0f | Ops %8llu, Rec %2llu, Err %2llu | CPU %3.0f %%",
 			s->t, s->read_bps / MB, s->write_bps / MB, s->iops,
-			ops, (unsigned long long)c->recovered, err);
+			ops, (unsigned long long)c->recovered, err,
+			cpu_meter_pct(&s->cpu));
 		cap_print(f, r->o);
 		fputc('\n', f);
 	}
@@ -366,6 +402,43 @@ static void transition_json(struct jw *w, const struct dix_run *r,
 	jw_obj_close(w);
 }
 
+/*
+ * CPU seconds per GB (10^9 bytes) processed: dixload's own, and the
+ * machine's busy seconds over all CPUs.  Per direction only when the run
+ * moved bytes in that direction alone (one CPU second cannot be split
+ * between reads and writes that ran together); the total always.
+ */
+static double per_gb(double s, uint64_t bytes)
+{
+	return bytes ? s / (bytes / 1e9) : NAN;
+}
+
+static void cpu_per_gb_json(struct jw *w, const struct dix_run *r,
+			    const struct dix_totals *t)
+{
+	static const char *const dirs[] = { "read", "write" };
+	const struct cpu_usage *u = &t->cpu;
+	uint64_t rd = t->c.bytes[DIX_READ], wr = t->c.bytes[DIX_WRITE];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double mach = u->valid ? u->busy / 100 * (ncpu > 0 ? ncpu : 1) *
+			  t->elapsed : NAN;
+	int d;
+
+	(void)r;
+	jw_obj_open(w, "s_per_gb");
+	jw_num(w, "self", per_gb(u->self_s, rd + wr), 3);
+	jw_num(w, "machine", per_gb(mach, rd + wr), 3);
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		uint64_t other = t->c.bytes[!d];
+
+		jw_obj_open(w, dirs[d]);
+		jw_num(w, "self", other ? NAN : per_gb(u->self_s, t->c.bytes[d]), 3);
+		jw_num(w, "machine", other ? NAN : per_gb(mach, t->c.bytes[d]), 3);
+		jw_obj_close(w);
+	}
+	jw_obj_close(w);
+}
+
 static void summary_json(struct dix_run *r, const struct dix_totals *t,
 			 int status)
 {
@@ -424,6 +497,9 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 		jw_obj_close(&w);
 	}
 	jw_obj_close(&w);
+	cpu_json(&w, &t->cpu);
+	cpu_per_gb_json(&w, r, t);
+	jw_obj_close(&w);	/* cpu */
 	jw_arr_open(&w, "transitions");
 	for (i = 0; i < (size_t)r->ntransitions; i++)
 		transition_json(&w, r, &r->transitions[i]);
@@ -484,6 +560,25 @@ static void summary_extents(const struct dix_run *r,
 			r->o->error_log);
 }
 
+/* "cpu: machine usr 12.0 %, sys 30.1 % ...; dixload 5.31 s ..., 0.53 s/GB" */
+static void cpu_human(FILE *f, const struct dix_totals *t)
+{
+	const struct cpu_usage *u = &t->cpu;
+	uint64_t rd = t->c.bytes[DIX_READ], wr = t->c.bytes[DIX_WRITE];
+
+	fputs("cpu: ", f);
+	if (u->valid)
+		fprintf(f, "machine usr %.1f %%, sys %.1f %%, softirq %.1f %%, irq %.1f %%, iowait %.1f %%; ",
+			u->usr, u->sys, u->softirq, u->irq, u->iowait);
+	fprintf(f, "dixload %.2f s (user %.2f, sys %.2f)", u->self_s,
+		u->self_user_s, u->self_sys_s);
+	if (rd + wr)
+		fprintf(f, ", %.3f CPU s/GB%s", per_gb(u->self_s, rd + wr),
+			rd && wr ? " (reads and writes together)" :
+			rd ? " (read)" : " (write)");
+	fputc('\n', f);
+}
+
 static void summary_human(struct dix_run *r, const struct dix_totals *t,
 			  int status)
 {
@@ -528,6 +623,7 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 			(unsigned long long)c->errors[k]);
 	fputs(")\n", f);
 	summary_extents(r, t);
+	cpu_human(f, t);
 	if (t->unwritten && r->o->verify != VERIFY_OFF)
 		fprintf(f, "blocks read without a dixload header (never written): %llu\n",
 			(unsigned long long)t->unwritten);

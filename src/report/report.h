@@ -34,6 +34,7 @@ struct dix_totals {
 	uint64_t ext_dropped, ext_dropped_blocks;
 	uint64_t unwritten;
 	double elapsed;
+	struct cpu_usage cpu;
 };
 
 void report_start(struct dix_run *r);

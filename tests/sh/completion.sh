@@ -41,7 +41,7 @@ has() {
 }
 
 want "option names --ra" "$(c --ra)" "--rate --rate-iops"
-want "option names --r (table order kept out: sorted)" "$(c --r)" "--rate --rate-iops --runtime --rw --rwmixread"
+want "option names --r (table order kept out: sorted)" "$(c --r)" "--rate --rate-iops --rebind --runtime --rw --rwmixread"
 want "--rw rand" "$(c --rw rand)" "randread randrw randwrite"
 want "--pi values" "$(c --pi "")" "app kernel off"
 want "--verify values" "$(c --verify "")" "off on strict"
@@ -55,6 +55,7 @@ want "--hotload: module names" "$(c --hotload scsi_d)" "scsi_debug@"
 want "--unload crct" "$(c --dev x --unload crct)" "crct10dif-pclmul@"
 want "--hotload after @: nothing" "$(c --hotload scsi_debug@)" ""
 want "subcommand com" "$(c com)" "compare"
+want "subcommand sw" "$(c sw)" "sweep"
 want "compare --th" "$(c compare --th)" "--threshold"
 [ -d /sys/module ] && want "--sysfs /sys/modu" "$(c --sysfs /sys/modu)" "/sys/module"
 # --dev: every block device the kernel lists, as /dev paths

@@ -1,12 +1,12 @@
 #!/bin/sh
-# On a regular file: meter lines appear once per interval in the seed's shape, rates are sane.
+# On a regular file: meter lines appear once per interval in the seed's shape (then the CPU share), rates are sane.
 . "$top_srcdir/tests/sh/lib.sh"
 
 F=$WORK/f.img
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --rw randrw --bs 64k \
 	--iodepth 4 --runtime 2.2 --interval 500 || fail "run failed: $(cat "$WORK/e")"
 cat "$WORK/o"
-n=$(grep -cE '^\[ *[0-9.]+s\] R +[0-9]+\.[0-9]{2} MB/s, W +[0-9]+\.[0-9]{2} MB/s, IOPS +[0-9]+ \| Ops +[0-9]+, Rec +0, Err +0$' "$WORK/o")
+n=$(grep -cE '^\[ *[0-9.]+s\] R +[0-9]+\.[0-9]{2} MB/s, W +[0-9]+\.[0-9]{2} MB/s, IOPS +[0-9]+ \| Ops +[0-9]+, Rec +0, Err +0 \| CPU +[0-9]+ %$' "$WORK/o")
 [ "$n" -ge 4 ] && [ "$n" -le 5 ] || fail "expected 4-5 meter lines for 2.2 s at 500 ms, got $n"
 grep -q "^integrity: f.img format=none" "$WORK/o" || fail "integrity line missing"
 grep -q "^dixload .* rw=randrw .* bs=64k iodepth=4 " "$WORK/o" || fail "settings line missing"

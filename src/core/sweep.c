@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sweep.c - dixload sweep KEY=V1,V2,... [KEY=...] [--json] -- RUN-OPTIONS
+ *
+ * The QAT thread's question ("what number of requests should be in
+ * flight?") as one command: the load runs once per point of the cartesian
+ * product of the lists, each a whole dixload run of its own (fresh engine,
+ * fresh TFMs, fresh control thread), for --runtime seconds (5 when the run
+ * options give none).  A point's own meter and summary go nowhere; what
+ * is kept per point is its MB/s, IOPS, CPU seconds per GB, p99 latency,
+ * exit status and how many requests it had in flight, so sync and async
+ * submission can be read off at equal concurrency.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "json.h"
+#include "options.h"
+#include "report.h"
+#include "run.h"
+#include "sweep.h"
+#include "util.h"
+
+#define SWEEP_MAX_KEYS	8
+#define SWEEP_DEFAULT_RUNTIME	"5"
+
+struct sweep_key {
+	char name[64];
+	char **v;
+	int n;
+};
+
+/* What the run hook keeps of one point. */
+struct sweep_point {
+	double mbps, iops, s_per_gb, p99_ms;
+	unsigned long long inflight;
+	int status, have;
+};
+
+static struct sweep_point *cur;
+
+/* run.c's result hook: the figures of the point that just ran. */
+static void keep_result(const struct dix_run *r, const struct dix_totals *t)
+{
+	const struct dix_opts *o = r->o;
+	uint64_t bytes = t->c.bytes[DIX_READ] + t->c.bytes[DIX_WRITE];
+	uint64_t ops = t->c.ops[DIX_READ] + t->c.ops[DIX_WRITE];
+	double el = t->elapsed > 0 ? t->elapsed : 1e-9;
+	struct lat_hist h;
+
+	if (!cur)
+		return;
+	memset(&h, 0, sizeof(h));
+	lat_merge(&h, &t->lat[DIX_READ]);
+	lat_merge(&h, &t->lat[DIX_WRITE]);
+	cur->mbps = bytes / el / 1e6;
+	cur->iops = ops / el;
+	cur->s_per_gb = bytes ? t->cpu.self_s / (bytes / 1e9) : 0;
+	cur->p99_ms = lat_percentile(&h, 0.99) / 1e6;
+	/* requests the kernel can hold at once */
+	if (engine_is_crypto(r->eng))
+		cur->inflight = o->tfms * (o->submit == SUBMIT_ASYNC ?
+					   o->iodepth : 1);
+	else
+		cur->inflight = o->jobs * ((r->eng->flags & DIX_ENG_SYNC) ?
+					   1 : o->iodepth);
+	cur->have = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: dixload sweep KEY=V1,V2,... [KEY=V1,...] [--json] -- RUN-OPTIONS\n"
+"\n"
+"Run the load of RUN-OPTIONS once per point of the cartesian product of\n"
+"the lists (KEY is an option name without --: iodepth, tfms, bs, submit,\n"
+"jobs ...), each a fresh run of --runtime seconds (default 5), and print\n"
+"a table: the point, MB/s, IOPS, requests in flight, dixload's CPU seconds\n"
+"per GB, p99 latency.  --json prints one JSON line per point instead.\n");
+}
+
+static int parse_key(const char *arg, struct sweep_key *k)
+{
+	const char *eq = strchr(arg, '=');
+	char *list, *tok, *save = NULL;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(k->name) ||
+	    !eq[1]) {
+		dix_err("sweep: '%s' is not KEY=V1,V2,...", arg);
+		return -EINVAL;
+	}
+	memcpy(k->name, arg, eq - arg);
+	k->name[eq - arg] = '\0';
+	if (!opt_find(k->name)) {
+		dix_err("sweep: unknown option '%s' (KEY names a run option without --)",
+			k->name);
+		return -EINVAL;
+	}
+	list = xstrdup(eq + 1);
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		k->v = realloc(k->v, (k->n + 1) * sizeof(*k->v));
+		if (!k->v)
+			abort();
+		k->v[k->n++] = xstrdup(tok);
+	}
+	free(list);
+	return 0;
+}
+
+/* Run one point with stdout silenced; its figures land in *@p. */
+static void run_point(int (*run)(int, char **), int argc, char **argv,
+		      struct sweep_point *p)
+{
+	int saved, devnull;
+
+	memset(p, 0, sizeof(*p));
+	cur = p;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && devnull >= 0)
+		dup2(devnull, STDOUT_FILENO);
+	p->status = run(argc, argv);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	if (devnull >= 0)
+		close(devnull);
+	cur = NULL;
+}
+
+int sweep_main(int argc, char **argv, int (*run)(int, char **))
+{
+	struct sweep_key keys[SWEEP_MAX_KEYS];
+	int nkeys = 0, json = 0, i, dash = -1, nrun, has_runtime = 0;
+	int idx[SWEEP_MAX_KEYS] = { 0 }, worst = 0, k;
+	char **av;
+	int ac;
+
+	memset(keys, 0, sizeof(keys));
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			dash = i;
+			break;
+		}
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--json")) {
+			json = 1;
+			continue;
+		}
+		if (nkeys == SWEEP_MAX_KEYS) {
+			dix_err("sweep: at most %d keys", SWEEP_MAX_KEYS);
+			return DIX_EXIT_USAGE;
+		}
+		if (parse_key(argv[i], &keys[nkeys++]))
+			return DIX_EXIT_USAGE;
+	}
+	if (dash < 0 || !nkeys) {
+		usage(stderr);
+		return DIX_EXIT_USAGE;
+	}
+	nrun = argc - dash - 1;
+	for (i = dash + 1; i < argc; i++)
+		if (!strncmp(argv[i], "--runtime", 9))
+			has_runtime = 1;
+	/* "dixload", the run options, --runtime 5, --KEY V per key, NULL */
+	av = xcalloc(1 + nrun + 2 + 2 * nkeys + 1, sizeof(*av));
+	run_result_hook = keep_result;
+	if (!json) {
+		for (k = 0; k < nkeys; k++)
+			printf("%-10s ", keys[k].name);
+		printf("%10s %10s %9s %10s %10s %s\n", "MB/s", "IOPS",
+		       "in flight", "CPU s/GB", "p99 ms", "exit");
+		fflush(stdout);
+	}
+	for (;;) {
+		struct sweep_point p;
+
+		ac = 0;
+		av[ac++] = argv[0];
+		for (i = dash + 1; i < argc; i++)
+			av[ac++] = argv[i];
+		if (!has_runtime) {
+			av[ac++] = "--runtime";
+			av[ac++] = SWEEP_DEFAULT_RUNTIME;
+		}
+		for (k = 0; k < nkeys; k++) {
+			char *opt = NULL;
+
+			if (asprintf(&opt, "--%s", keys[k].name) < 0)
+				abort();
+			av[ac++] = opt;
+			av[ac++] = keys[k].v[idx[k]];
+		}
+		av[ac] = NULL;
+		run_point(run, ac, av, &p);
+		if (p.status > worst)
+			worst = p.status;
+		if (json) {
+			struct jw w;
+
+			jw_init(&w, stdout);
+			jw_obj_open(&w, NULL);
+			jw_str(&w, "type", "sweep_point");
+			jw_obj_open(&w, "point");
+			for (k = 0; k < nkeys; k++)
+				jw_str(&w, keys[k].name, keys[k].v[idx[k]]);
+			jw_obj_close(&w);
+			if (p.have) {
+				jw_num(&w, "mb_per_s", p.mbps, 2);
+				jw_num(&w, "iops", p.iops, 1);
+				jw_uint(&w, "inflight", p.inflight);
+				jw_num(&w, "cpu_s_per_gb", p.s_per_gb, 3);
+				jw_num(&w, "p99_ms", p.p99_ms, 3);
+			}
+			jw_int(&w, "exit", p.status);
+			jw_obj_close(&w);
+			jw_end_line(&w);
+		} else {
+			for (k = 0; k < nkeys; k++)
+				printf("%-10s ", keys[k].v[idx[k]]);
+			if (p.have)
+				printf("%10.2f %10.0f %9llu %10.3f %10.3f %d\n",
+				       p.mbps, p.iops, p.inflight, p.s_per_gb,
+				       p.p99_ms, p.status);
+			else
+				printf("%10s %10s %9s %10s %10s %d\n", "-", "-",
+				       "-", "-", "-", p.status);
+		}
+		fflush(stdout);
+		for (k = 2 * nkeys; k > 0; k -= 2)
+			free(av[ac - k]);
+		/* the next point: the last key varies fastest */
+		for (k = nkeys - 1; k >= 0; k--) {
+			if (++idx[k] < keys[k].n)
+				break;
+			idx[k] = 0;
+		}
+		if (k < 0)
+			break;
+	}
+	run_result_hook = NULL;
+	free(av);
+	for (k = 0; k < nkeys; k++) {
+		for (i = 0; i < keys[k].n; i++)
+			free(keys[k].v[i]);
+		free(keys[k].v);
+	}
+	return worst;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sweep.h - dixload sweep: one run per point of a parameter grid.
+ */
+#ifndef DIX_SWEEP_H
+#define DIX_SWEEP_H
+
+/**
+ * sweep_main() - "dixload sweep KEY=V1,V2 ... [--json] -- RUN-OPTIONS".
+ * @run: runs one load from a dixload command line (argv[0] first) and
+ *	returns its exit status
+ * Return: the worst exit status of the points, or 1 on a usage error.
+ */
+int sweep_main(int argc, char **argv, int (*run)(int, char **));
+
+#endif

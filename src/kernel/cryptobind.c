@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cryptobind.c - the selected driver of --alg and the drivers the open
+ * TFMs are bound to (see cryptobind.h).
+ *
+ * Sources: the selection is derived from /proc/crypto the way the kernel
+ * does it (kw_select: highest priority among the self-tested, non-internal
+ * entries).  A TFM's driver is the selection right after it was opened
+ * (the TFM's own allocation instantiates a template such as
+ * xts(aes-generic) if needed, so it is looked up afterwards); its refcnt in
+ * /proc/crypto counts the TFMs still holding it, which is how "open TFMs
+ * never move" is visible after a hot-load.  The refcnt comes from the
+ * crypto_user netlink interface (CRYPTO_MSG_GETALG by driver name, the
+ * same interface libkcapi uses for its own look-ups) when the crypto_user
+ * module is there and the caller may use it (CAP_NET_ADMIN), else from
+ * /proc/crypto; the note says which.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/cryptouser.h>
+#include <linux/netlink.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cryptobind.h"
+#include "options.h"
+
+static struct {
+	pthread_mutex_t lock;
+	int active;
+	char alg[KW_NAME_LEN];
+	unsigned int ntfms;
+	int rebind;
+	char (*driver)[KW_NAME_LEN];	/* per TFM; "" = not known */
+	int dirty;			/* a TFM was (re)opened */
+	unsigned int gen;
+	char asked[KW_NAME_LEN];	/* the driver the last rebind asked for */
+} cb = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void cryptobind_init(const char *alg, unsigned int ntfms, int rebind)
+{
+	pthread_mutex_lock(&cb.lock);
+	free(cb.driver);
+	snprintf(cb.alg, sizeof(cb.alg), "%s", alg);
+	cb.ntfms = ntfms;
+	cb.rebind = rebind;
+	cb.driver = calloc(ntfms, sizeof(*cb.driver));
+	cb.active = cb.driver != NULL;
+	cb.dirty = 0;
+	cb.asked[0] = '\0';
+	pthread_mutex_unlock(&cb.lock);
+}
+
+int cryptobind_active(void)
+{
+	return __atomic_load_n(&cb.active, __ATOMIC_ACQUIRE);
+}
+
+void cryptobind_opened(unsigned int tfm, const char *driver)
+{
+	pthread_mutex_lock(&cb.lock);
+	if (cb.active && tfm < cb.ntfms) {
+		snprintf(cb.driver[tfm], KW_NAME_LEN, "%s", driver ? driver : "");
+		cb.dirty = 1;
+	}
+	pthread_mutex_unlock(&cb.lock);
+}
+
+unsigned int cryptobind_generation(void)
+{
+	return __atomic_load_n(&cb.gen, __ATOMIC_ACQUIRE);
+}
+
+int cryptobind_lookup(const char *alg, char *drv, size_t len, int *prio,
+		      int *refcnt)
+{
+	struct kw_state s;
+	const struct kw_alg *a;
+	int r = -ENOENT;
+
+	if (kw_snapshot(&s, "/proc", "/sys") == 0) {
+		a = kw_select(&s, alg);
+		if (a) {
+			snprintf(drv, len, "%s", a->driver);
+			*prio = a->priority;
+			*refcnt = a->refcnt;
+			r = 0;
+		}
+	}
+	kw_free(&s);
+	return r;
+}
+
+/*
+ * The refcnt of driver @drv from crypto_user: 0 with *@refcnt set, -ENOENT
+ * when the kernel does not list it, other -errno when crypto_user cannot
+ * be asked (module not loaded: EPROTONOSUPPORT; not root: EPERM).
+ */
+static int nl_refcnt(const char *drv, int *refcnt)
+{
+	struct {
+		struct nlmsghdr h;
+		struct crypto_user_alg a;
+	} req;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	union {
+		char buf[8192];
+		struct nlmsghdr h;
+	} resp;
+	struct nlmsghdr *h = &resp.h;
+	ssize_t n;
+	int fd, r = -EIO;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_CRYPTO);
+	if (fd < 0)
+		return -errno;
+	memset(&req, 0, sizeof(req));
+	req.h.nlmsg_len = sizeof(req);
+	req.h.nlmsg_type = CRYPTO_MSG_GETALG;
+	req.h.nlmsg_flags = NLM_F_REQUEST;
+	req.h.nlmsg_seq = 1;
+	snprintf(req.a.cru_driver_name, sizeof(req.a.cru_driver_name), "%s",
+		 drv);
+	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa,
+		   sizeof(sa)) < 0) {
+		r = -errno;
+		goto out;
+	}
+	n = recv(fd, resp.buf, sizeof(resp.buf), 0);
+	if (n < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (!NLMSG_OK(h, (size_t)n))
+		goto out;
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(h);
+
+		r = e->error ? e->error : -EIO;
+		goto out;
+	}
+	if (h->nlmsg_type == CRYPTO_MSG_GETALG &&
+	    h->nlmsg_len >= NLMSG_LENGTH(sizeof(struct crypto_user_alg))) {
+		const struct crypto_user_alg *a = NLMSG_DATA(h);
+
+		/* crypto_report() holds a reference of its own while it
+		 * fills the reply (measured: /proc/crypto 5, netlink 6) */
+		*refcnt = (int)a->cru_refcnt - 1;
+		r = 0;
+	}
+out:
+	close(fd);
+	return r;
+}
+
+/* The /proc/crypto entry of driver @drv in @s, or NULL. */
+static const struct kw_alg *by_driver(const struct kw_state *s,
+				      const char *drv)
+{
+	int i;
+
+	for (i = 0; i < s->ncrypto; i++)
+		if (!strcmp(s->crypto[i].driver, drv))
+			return &s->crypto[i];
+	return NULL;
+}
+
+/*
+ * "TFMs 0-3 on D (refcnt N); TFM 4 on E (...)" into @f: runs of equal
+ * drivers.  *@nl is set when a refcnt came from crypto_user.
+ */
+static void tfm_runs(FILE *f, const struct kw_state *s, int *nl)
+{
+	unsigned int i = 0, j;
+	int rc;
+
+	while (i < cb.ntfms) {
+		const struct kw_alg *a;
+
+		for (j = i; j + 1 < cb.ntfms &&
+		     !strcmp(cb.driver[j + 1], cb.driver[i]); j++)
+			;
+		fprintf(f, "%s", i ? "; " : "");
+		if (j > i)
+			fprintf(f, "TFMs %u-%u on ", i, j);
+		else
+			fprintf(f, "TFM %u on ", i);
+		if (!cb.driver[i][0]) {
+			fprintf(f, "(not open)");
+		} else {
+			a = by_driver(s, cb.driver[i]);
+			if (a && nl_refcnt(cb.driver[i], &rc) == 0) {
+				*nl = 1;
+				fprintf(f, "%s (refcnt %d)", cb.driver[i], rc);
+			} else if (a)
+				fprintf(f, "%s (refcnt %d)", cb.driver[i],
+					a->refcnt);
+			else
+				fprintf(f, "%s (unlisted from /proc/crypto: the kernel drops an instance from the list when a better driver registers; the open TFMs still run on it)",
+					cb.driver[i]);
+		}
+		i = j + 1;
+	}
+}
+
+char *cryptobind_poll(const struct kw_state *s, int changed)
+{
+	const struct kw_alg *sel;
+	unsigned int i, stale = 0;
+	int nl = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	pthread_mutex_lock(&cb.lock);
+	if (!cb.active || (!changed && !cb.dirty)) {
+		pthread_mutex_unlock(&cb.lock);
+		return NULL;
+	}
+	cb.dirty = 0;
+	sel = s->have_crypto ? kw_select(s, cb.alg) : NULL;
+	f = open_memstream(&text, &len);
+	if (!f) {
+		pthread_mutex_unlock(&cb.lock);
+		return NULL;
+	}
+	if (sel)
+		fprintf(f, "%s: the kernel selects %s (priority %d, refcnt %d); ",
+			cb.alg, sel->driver, sel->priority, sel->refcnt);
+	else
+		fprintf(f, "%s: no selectable driver in /proc/crypto; ", cb.alg);
+	tfm_runs(f, s, &nl);
+	fprintf(f, " (bindings: the selection when each TFM opened; refcnt: %s)",
+		nl ? "crypto_user netlink" : "/proc/crypto");
+	for (i = 0; i < cb.ntfms; i++) {
+		if (!cb.driver[i][0])
+			continue;
+		if (sel && strcmp(cb.driver[i], sel->driver))
+			stale++;
+	}
+	if (stale && cb.rebind == REBIND_AUTO &&
+	    strcmp(cb.asked, sel->driver)) {
+		fprintf(f, "; rebind auto: reopening %u TFM%s on %s", stale,
+			stale == 1 ? "" : "s", sel->driver);
+		snprintf(cb.asked, sizeof(cb.asked), "%s", sel->driver);
+		__atomic_add_fetch(&cb.gen, 1, __ATOMIC_RELEASE);
+	} else if (stale && cb.rebind == REBIND_OFF && changed) {
+		fprintf(f, "; rebind off: the %u open TFM%s keep%s %s: an open TFM never moves to a new driver, only TFMs opened from now on get %s",
+			stale, stale == 1 ? "" : "s", stale == 1 ? "s" : "",
+			cb.driver[0][0] ? cb.driver[0] : "their driver",
+			sel->driver);
+	}
+	fclose(f);
+	pthread_mutex_unlock(&cb.lock);
+	return text;
+}

@@ -1,0 +1,26 @@
+# Helpers shared by the tests/vm/kcapi-*.sh tests (sourced after
+# tests/vm/lib.sh and tests/vm/hotload-lib.sh).
+
+# The modules a crypto load needs in the guest beyond dixvm's base set:
+# the AF_ALG types, crypto_user (libkcapi's netlink look-ups), the generic
+# drivers and templates (xts on 6.1 is built over ecb), and the accelerated
+# drivers a test hot-loads.  dixvm blacklists arch/x86/crypto for alias
+# look-ups, so the kernel's own request_module("crypto-sha256") cannot pull
+# sha256_ssse3 in before the hot-load; naming it loads it.
+KCAPI_MODULES=af_alg,algif_skcipher,algif_hash,algif_aead,crypto_user,ecb,xts,ctr,gcm,ghash_generic,hmac,sha256_generic,crc32c_generic,crc32c_intel,sha256_ssse3,aesni_intel
+
+# kcapi_prelude - guest text: skip (77) when a module is missing, then load
+# the AF_ALG types, crypto_user and the generic drivers.
+kcapi_prelude()
+{
+	for m in af_alg algif_skcipher algif_hash algif_aead crypto_user ecb xts sha256_generic crc32c_generic "$@"; do
+		guest_need_module "$m"
+	done
+	echo "for m in af_alg algif_skcipher algif_hash algif_aead crypto_user ecb xts sha256_generic crc32c_generic; do modprobe \$m || exit 99; done"
+}
+
+# kcapi_boot SCRIPT - boot the guest with the crypto modules and run SCRIPT.
+kcapi_boot()
+{
+	boot_guest "" --scsi-debug none --modules-extra "$KCAPI_MODULES" -- sh -c "$1"
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# kcapi engine, xts(aes) async, 4 TFMs x QD16, aesni_intel hot-loaded at 8 s with --rebind auto: the xts(aes) selection changes from the aes-generic instance to xts-aes-aesni, the TFMs are reopened on it, a transition row, Err 0.
+. "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/hotload-lib.sh"
+. "$top_srcdir/tests/vm/kcapi-lib.sh"
+need_vm
+vm_alone
+need_dixload
+need_feature kcapi
+need_python
+
+script="$(kcapi_prelude aesni_intel)
+dixload --engine kcapi --alg 'xts(aes)' --bs 4k --rw write --submit async --tfms 4 --iodepth 16 --iodepth-batch 16 --seed 12 --runtime 28 --hotload aesni_intel@8 --rebind auto --output-format json
+echo \"DIXLOAD-EXIT \$?\""
+
+kcapi_boot "$script"
+
+write_judge <<'PY'
+lines, recs = load(sys.argv[1])
+ex = [l for l in lines if l.startswith("DIXLOAD-EXIT ")]
+if ex != ["DIXLOAD-EXIT 0"]:
+    fail("dixload exit: %s" % ex)
+events = [r for r in recs if r["type"] == "event"]
+summ = [r for r in recs if r["type"] == "summary"][0]
+show_intervals(recs)
+for e in events:
+    print("event %.1f s %s: %s" % (e["t"], e["kind"], e["what"]))
+if summ["err"] != 0 or summ["ops"] == 0:
+    fail("want Err 0 over some requests: err %d, ops %d" % (summ["err"], summ["ops"]))
+# (the TFMs' own allocation may instantiate xts(ecb(aes-generic)) after the
+# watch's first look: a "(none) -> generic" change before this one)
+ch = [e for e in events if e["kind"] == "change" and e.get("algorithm") == "xts(aes)" and e["to"]["driver"] == "xts-aes-aesni"]
+if len(ch) != 1 or "aes-generic" not in (ch[0]["from"] or {}).get("driver", ""):
+    fail("want one xts(aes) change aes-generic -> xts-aes-aesni: %s" % [e["what"] for e in ch])
+notes = [e["what"] for e in events if e["kind"] == "note" and e["what"].startswith("xts(aes): the kernel selects")]
+if not notes or "TFMs 0-3 on xts(ecb(aes-generic))" not in notes[0]:
+    fail("no binding note at start with the 4 TFMs on the generic driver: %s" % notes)
+if not any("rebind auto: reopening 4 TFMs on xts-aes-aesni" in n for n in notes):
+    fail("no rebind note: %s" % notes)
+if not any("TFMs 0-3 on xts-aes-aesni" in n for n in notes):
+    fail("the TFMs never showed up on xts-aes-aesni: %s" % notes)
+tr = [t for t in summ["transitions"] if t["event"] == "modprobe aesni_intel"]
+if len(tr) != 1:
+    fail("want one transition row for modprobe aesni_intel: %s" % summ["transitions"])
+show_tr("aesni_intel", tr[0])
+if tr[0]["n_after"] < 3 or tr[0]["n_before"] < 3:
+    fail("too few intervals around the hot-load: %s" % tr[0])
+PY
+python3 "$WORK/judge.py" "$WORK/out"

@@ -1,0 +1,59 @@
+#!/bin/sh
+# kcapi engine, xts(aes) async, 4 TFMs x QD16, aesni_intel hot-loaded at 8 s with --rebind off: the selection changes but the open TFMs keep the generic instance (a note says so; xts-aes-aesni's refcnt stays 1, nobody holds it), no throughput step, Err 0.
+. "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/hotload-lib.sh"
+. "$top_srcdir/tests/vm/kcapi-lib.sh"
+need_vm
+vm_alone
+need_dixload
+need_feature kcapi
+need_python
+
+script="$(kcapi_prelude aesni_intel)
+dixload --engine kcapi --alg 'xts(aes)' --bs 4k --rw write --submit async --tfms 4 --iodepth 16 --iodepth-batch 16 --seed 12 --runtime 28 --hotload aesni_intel@8 --rebind off --output-format json
+echo \"DIXLOAD-EXIT \$?\"
+grep -A7 '^name *: xts(aes)' /proc/crypto | grep -E '^(driver|refcnt)'"
+
+attempt()
+{
+	kcapi_boot "$script"
+	python3 "$WORK/judge.py" "$WORK/out"
+}
+
+write_judge <<'PY'
+lines, recs = load(sys.argv[1])
+ex = [l for l in lines if l.startswith("DIXLOAD-EXIT ")]
+if ex != ["DIXLOAD-EXIT 0"]:
+    fail("dixload exit: %s" % ex)
+events = [r for r in recs if r["type"] == "event"]
+summ = [r for r in recs if r["type"] == "summary"][0]
+show_intervals(recs)
+for e in events:
+    print("event %.1f s %s: %s" % (e["t"], e["kind"], e["what"]))
+if summ["err"] != 0 or summ["ops"] == 0:
+    fail("want Err 0 over some requests: err %d, ops %d" % (summ["err"], summ["ops"]))
+ch = [e for e in events if e["kind"] == "change" and e.get("algorithm") == "xts(aes)" and e["to"]["driver"] == "xts-aes-aesni"]
+if len(ch) != 1:
+    fail("want one xts(aes) change to xts-aes-aesni: %s" % [e["what"] for e in ch])
+notes = [e["what"] for e in events if e["kind"] == "note" and e["what"].startswith("xts(aes): the kernel selects")]
+after = [n for n in notes if n.startswith("xts(aes): the kernel selects xts-aes-aesni")]
+if not after:
+    fail("no binding note after the change: %s" % notes)
+if any("reopening" in n for n in notes):
+    fail("--rebind off reopened the TFMs: %s" % notes)
+if "rebind off: the 4 open TFMs keep xts(ecb(aes-generic))" not in after[0] or "never moves" not in after[0]:
+    fail("no note that the open TFMs keep their driver: %s" % after[0])
+# the kernel's own evidence: nobody holds the new driver
+if "priority 401, refcnt 1)" not in after[0]:
+    fail("xts-aes-aesni is held by someone: %s" % after[0])
+if "TFMs 0-3 on xts(ecb(aes-generic))" not in after[-1]:
+    fail("the TFMs moved: %s" % after[-1])
+tr = [t for t in summ["transitions"] if t["event"] == "modprobe aesni_intel"]
+if len(tr) != 1:
+    fail("want one transition row for modprobe aesni_intel: %s" % summ["transitions"])
+show_tr("aesni_intel", tr[0])
+# no throughput change: the open TFMs still run the generic code
+if tr[0]["significant"] and abs(tr[0]["ratio"] - 1) > 0.15:
+    measure_fail(tr[0], "throughput changed with --rebind off: ratio %.2f" % tr[0]["ratio"])
+PY
+with_attempts attempt

@@ -1,0 +1,42 @@
+#!/bin/sh
+# kcapi engine, sha256 sync: sha256_ssse3 hot-loaded at 6 s makes the kernel select sha256-avx2 over sha256-generic; the change event, the reopened TFM on it, a transition row for whatever the new driver does (measured under TCG: slower), Err 0 (every digest equal to OpenSSL's).
+. "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/hotload-lib.sh"
+. "$top_srcdir/tests/vm/kcapi-lib.sh"
+need_vm
+vm_alone
+need_dixload
+need_feature kcapi
+need_python
+
+script="$(kcapi_prelude sha256_ssse3)
+dixload --engine kcapi --alg sha256 --bs 64k --rw write --seed 5 --runtime 22 --hotload sha256_ssse3@6 --output-format json
+echo \"DIXLOAD-EXIT \$?\""
+
+kcapi_boot "$script"
+
+write_judge <<'PY'
+lines, recs = load(sys.argv[1])
+ex = [l for l in lines if l.startswith("DIXLOAD-EXIT ")]
+if ex != ["DIXLOAD-EXIT 0"]:
+    fail("dixload exit: %s" % ex)
+events = [r for r in recs if r["type"] == "event"]
+summ = [r for r in recs if r["type"] == "summary"][0]
+show_intervals(recs)
+for e in events:
+    print("event %.1f s %s: %s" % (e["t"], e["kind"], e["what"]))
+if summ["err"] != 0 or summ["ops"] == 0:
+    fail("want Err 0 over some requests: err %d, ops %d" % (summ["err"], summ["ops"]))
+ch = [e for e in events if e["kind"] == "change" and e.get("algorithm") == "sha256"]
+if len(ch) != 1 or ch[0]["from"]["driver"] != "sha256-generic" or not ch[0]["to"]["driver"].startswith("sha256-"):
+    fail("want one sha256 change from sha256-generic: %s" % [e["what"] for e in ch])
+drv = ch[0]["to"]["driver"]
+notes = [e["what"] for e in events if e["kind"] == "note" and e["what"].startswith("sha256: the kernel selects")]
+if not any(("TFM 0 on %s" % drv) in n for n in notes):
+    fail("the TFM never moved to %s: %s" % (drv, notes))
+tr = [t for t in summ["transitions"] if t["event"] == "modprobe sha256_ssse3"]
+if len(tr) != 1:
+    fail("want one transition row for modprobe sha256_ssse3: %s" % summ["transitions"])
+show_tr("sha256_ssse3 -> %s" % drv, tr[0])
+PY
+python3 "$WORK/judge.py" "$WORK/out"

@@ -1,0 +1,46 @@
+#!/bin/sh
+# dixload sweep over the kcapi engine (iodepth x tfms x submit, xts(aes)): one JSON point per combination, each a fresh run with exit 0, the requests in flight per point (sync: one per TFM; async: --iodepth per TFM), so sync and async meet at equal concurrency.
+. "$top_srcdir/tests/vm/lib.sh"
+. "$top_srcdir/tests/vm/hotload-lib.sh"
+. "$top_srcdir/tests/vm/kcapi-lib.sh"
+need_vm
+need_dixload
+need_feature kcapi
+need_python
+
+script="$(kcapi_prelude)
+dixload sweep --json iodepth=1,8,32,112 tfms=1,4 submit=sync,async -- --engine kcapi --alg 'xts(aes)' --bs 4k --rw write --iodepth-batch 112 --seed 9 --runtime 2
+echo \"SWEEP-EXIT \$?\"
+dixload sweep iodepth=1,4 tfms=1,4 -- --engine kcapi --alg 'xts(aes)' --bs 4k --rw write --submit async --seed 9 --runtime 1"
+
+kcapi_boot "$script"
+
+write_judge <<'PY'
+lines, recs = load(sys.argv[1])
+if "SWEEP-EXIT 0" not in lines:
+    fail("sweep exit: %s" % [l for l in lines if l.startswith("SWEEP-EXIT")])
+pts = [r for r in recs if r["type"] == "sweep_point"]
+if len(pts) != 16:
+    fail("want 16 points, got %d" % len(pts))
+seen = set()
+for p in pts:
+    k = p["point"]
+    seen.add((k["iodepth"], k["tfms"], k["submit"]))
+    if p["exit"] != 0 or p["mb_per_s"] <= 0:
+        fail("point %s: %s" % (k, p))
+    want = int(k["tfms"]) * (int(k["iodepth"]) if k["submit"] == "async" else 1)
+    if p["inflight"] != want:
+        fail("point %s: in flight %d, want %d" % (k, p["inflight"], want))
+    print("%-40s %7.2f MB/s, %5d in flight, %6.3f CPU s/GB, p99 %.2f ms"
+          % (k, p["mb_per_s"], p["inflight"], p["cpu_s_per_gb"], p["p99_ms"]))
+if len(seen) != 16:
+    fail("points repeat: %s" % sorted(seen))
+# equal concurrency: sync over 4 TFMs and async QD1 over 4 TFMs, 4 each
+eq = [p for p in pts if p["inflight"] == 4]
+if not {p["point"]["submit"] for p in eq} >= {"sync", "async"}:
+    fail("no sync and async points at 4 in flight")
+table = [l for l in lines if l.split()[:1] == ["iodepth"]]
+if not table or "in flight" not in table[0] or "CPU s/GB" not in table[0]:
+    fail("no human table header: %s" % table)
+PY
+python3 "$WORK/judge.py" "$WORK/out"
