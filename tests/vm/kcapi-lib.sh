@@ -24,3 +24,22 @@ kcapi_boot()
 {
 	boot_guest "" --scsi-debug none --modules-extra "$KCAPI_MODULES" -- sh -c "$1"
 }
+
+# kcapi_run(PATH) in the verdicts: the guest's dixload exited 0 and its run
+# had requests and Err 0; prints the intervals and events, returns
+# (lines, records, events, summary).
+PY_JUDGE="$PY_JUDGE
+def kcapi_run(path):
+    lines, recs = load(path)
+    ex = [l for l in lines if l.startswith(\"DIXLOAD-EXIT \")]
+    if ex != [\"DIXLOAD-EXIT 0\"]:
+        fail(\"dixload exit: %s\" % ex)
+    events = [r for r in recs if r[\"type\"] == \"event\"]
+    summ = [r for r in recs if r[\"type\"] == \"summary\"][0]
+    show_intervals(recs)
+    for e in events:
+        print(\"event %.1f s %s: %s\" % (e[\"t\"], e[\"kind\"], e[\"what\"]))
+    if summ[\"err\"] != 0 or summ[\"ops\"] == 0:
+        fail(\"want Err 0 over some requests: err %d, ops %d\" % (summ[\"err\"], summ[\"ops\"]))
+    return lines, recs, events, summ
+"

@@ -16,17 +16,7 @@ echo \"DIXLOAD-EXIT \$?\""
 kcapi_boot "$script"
 
 write_judge <<'PY'
-lines, recs = load(sys.argv[1])
-ex = [l for l in lines if l.startswith("DIXLOAD-EXIT ")]
-if ex != ["DIXLOAD-EXIT 0"]:
-    fail("dixload exit: %s" % ex)
-events = [r for r in recs if r["type"] == "event"]
-summ = [r for r in recs if r["type"] == "summary"][0]
-show_intervals(recs)
-for e in events:
-    print("event %.1f s %s: %s" % (e["t"], e["kind"], e["what"]))
-if summ["err"] != 0 or summ["ops"] == 0:
-    fail("want Err 0 over some requests: err %d, ops %d" % (summ["err"], summ["ops"]))
+lines, recs, events, summ = kcapi_run(sys.argv[1])
 ch = [e for e in events if e["kind"] == "change" and e.get("algorithm") == "sha256"]
 if len(ch) != 1 or ch[0]["from"]["driver"] != "sha256-generic" or not ch[0]["to"]["driver"].startswith("sha256-"):
     fail("want one sha256 change from sha256-generic: %s" % [e["what"] for e in ch])
