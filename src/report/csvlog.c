@@ -4,7 +4,11 @@
  *
  * One table rather than two files: a spreadsheet or pandas reads it in one
  * go and the "type" column separates intervals from events, whose rows sit
- * where they happened between the intervals.
+ * where they happened between the intervals.  Columns added later go at
+ * the end, so scripts that index columns keep working: unwritten (blocks
+ * read that no run had written, the drift a preconditioned run removes) and
+ * the CPU shares the meter and JSON show (machine busy %, dixload's own %
+ * of one CPU).
  */
 #include "config.h"
 
@@ -34,12 +38,18 @@ static void interval_row(FILE *f, const struct meter_sample *s)
 {
 	const struct dix_counters *c = &s->tot;
 
-	fprintf(f, "interval,%.3f,%.3f,%.0f,%.0f,%.0f,%.1f,%llu,%llu,%llu,,,,,\n",
+	fprintf(f, "interval,%.3f,%.3f,%.0f,%.0f,%.0f,%.1f,%llu,%llu,%llu,,,,,,%llu,",
 		s->t, s->dt, s->read_bps, s->write_bps,
 		s->read_bps + s->write_bps, s->iops,
 		(unsigned long long)(c->ops[DIX_READ] + c->ops[DIX_WRITE]),
 		(unsigned long long)counters_errors(c),
-		(unsigned long long)c->recovered);
+		(unsigned long long)c->recovered,
+		(unsigned long long)s->unwritten);
+	/* the machine's busy share is empty when /proc/stat was unreadable,
+	 * as the JSON's busy_pct is null; dixload's own share always exists */
+	if (s->cpu.valid)
+		fprintf(f, "%.1f", s->cpu.busy);
+	fprintf(f, ",%.1f\n", s->cpu.self_pct);
 }
 
 static void event_row(FILE *f, const struct dix_event *e)
@@ -56,7 +66,7 @@ static void event_row(FILE *f, const struct dix_event *e)
 		fprintf(f, "%.3f", e->duration);
 	fputc(',', f);
 	csv_field(f, e->detail ? e->detail : "");
-	fputc('\n', f);
+	fputs(",,,\n", f);
 }
 
 /* By time, then by recording order: stable, so simultaneous events keep
@@ -87,7 +97,8 @@ int csv_write(FILE *f, const struct meter_sample *s, size_t n,
 	j = 0;
 
 	fputs("type,t,dt,read_bps,write_bps,total_bps,iops,ops,errors,recovered,"
-	      "kind,what,ok,duration,detail\n", f);
+	      "kind,what,ok,duration,detail,unwritten,cpu_busy_pct,cpu_self_pct\n",
+	      f);
 	/* merge by time; an event at the very end of an interval comes
 	 * after it, as it does on the terminal */
 	while (i < n || j < nev) {

@@ -152,14 +152,18 @@ static void test_csv(void)
 	s[1].write_bps = 2e6;
 	s[1].tot.ops[0] = 10;
 	s[1].tot.ops[1] = 20;
+	s[1].unwritten = 7;
+	s[1].cpu.valid = 1;
+	s[1].cpu.busy = 55.25;
+	s[1].cpu.self_pct = 12.5;
 	is_int(csv_write(f, s, 2, ev, 2), 0, "csv written");
 	fclose(f);
 	is_str(buf,
-	       "type,t,dt,read_bps,write_bps,total_bps,iops,ops,errors,recovered,kind,what,ok,duration,detail\n"
-	       "event,0.000,,,,,,,,,note,note,,,\n"
-	       "interval,1.000,1.000,1000000,0,1000000,0.0,10,0,0,,,,,\n"
-	       "event,1.500,,,,,,,,,action,\"exec 'echo \"\"a,b\"\"'\",0,0.250,exit 1: line1\n"
-	       "interval,2.000,1.000,0,2000000,2000000,0.0,30,0,0,,,,,\n",
+	       "type,t,dt,read_bps,write_bps,total_bps,iops,ops,errors,recovered,kind,what,ok,duration,detail,unwritten,cpu_busy_pct,cpu_self_pct\n"
+	       "event,0.000,,,,,,,,,note,note,,,,,,\n"
+	       "interval,1.000,1.000,1000000,0,1000000,0.0,10,0,0,,,,,,0,,0.0\n"
+	       "event,1.500,,,,,,,,,action,\"exec 'echo \"\"a,b\"\"'\",0,0.250,exit 1: line1,,,\n"
+	       "interval,2.000,1.000,0,2000000,2000000,0.0,30,0,0,,,,,,7,55.2,12.5\n",
 	       "csv: header, rows in time order, RFC 4180 quoting");
 	free(buf);
 }
