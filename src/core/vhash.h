@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vhash.h - the block checksum of the second on-disk format (magic
+ * DIXLOAD2): XXH3-64 of the block body xor XXH3-64 of the first 32 header
+ * bytes (magic, offset, seed, sequence and block size), so damage anywhere
+ * but the checksum field itself changes it.  Only with libxxhash
+ * (HAVE_XXHASH); see verify.c for why.
+ */
+#ifndef DIX_VHASH_H
+#define DIX_VHASH_H
+
+#include <stdint.h>
+
+/** vhash_block() - the DIXLOAD2 checksum of the @bsize-byte block @blk. */
+uint64_t vhash_block(const void *blk, uint32_t bsize);
+
+/**
+ * vhash_run() - the fast path of a read check: how many of the @n blocks
+ * of @bsize bytes at @buf, read from byte @offset, are intact DIXLOAD2
+ * blocks written for exactly that place (magic, offset, block size and
+ * checksum all right), counted from the first up to the first that is not.
+ * The caller checks that one on its own (verify_block() says why it
+ * failed) and carries on after it.
+ */
+uint32_t vhash_run(const void *buf, uint32_t n, uint32_t bsize,
+		   uint64_t offset);
+
+/*
+ * The two builds of both, for tests that compare them: the compiler's
+ * baseline (SSE2 on x86-64) and AVX2 (NULL when the CPU lacks it or the
+ * build is not for x86-64).
+ */
+struct vhash_impl {
+	const char *name;
+	uint64_t (*block)(const void *blk, uint32_t bsize);
+	uint32_t (*run)(const void *buf, uint32_t n, uint32_t bsize,
+			uint64_t offset);
+};
+extern const struct vhash_impl vhash_generic;
+/** vhash_avx2() - the AVX2 build, or NULL where it cannot run. */
+const struct vhash_impl *vhash_avx2(void);
+
+#endif
