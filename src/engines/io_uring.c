@@ -11,15 +11,25 @@
  * FS_IOC_GETLBMD_CAP.  Both need a recent kernel (IORING_FEAT_RW_ATTR,
  * Linux 6.14; the query, Linux 6.17); init() says so on older ones.  A
  * failed check only comes back as -EILSEQ: which tag failed is not told.
+ *
+ * The target's file descriptor is registered with the ring, and so is each
+ * slot's buffer the first time it is used (a sparse table of --iodepth
+ * entries), so the kernel neither looks up the file nor pins the pages per
+ * I/O: the same work fio does with --registerfiles --fixedbufs.  Either
+ * registration failing (old kernel, memory-lock limit) leaves the plain
+ * path.  --sqpoll and --hipri set up the ring with IORING_SETUP_SQPOLL and
+ * IORING_SETUP_IOPOLL; completions are reaped in batches (uringq.c).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <liburing.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
 #include "engine.h"
@@ -28,10 +38,109 @@
 #include "uringq.h"
 #include "util.h"
 
+/*
+ * @fixed_file: the target is registered file 0
+ * @fixed_bufs: a sparse buffer table of --iodepth entries is registered
+ * @reg_len: bytes of slot i's buffer registered at index i (0: none yet)
+ */
 struct uring_data {
 	struct uringq q;
 	struct io_uring_attr_pi *pi;	/* per slot with --pi app, else NULL */
+	int fixed_file;
+	int fixed_bufs;
+	uint32_t *reg_len;
+	void **reg_buf;
 };
+
+/* The ring's setup flags from --sqpoll / --hipri. */
+static void uring_params(const struct dix_eng_ctx *ctx,
+			 struct io_uring_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (ctx->o && ctx->o->sqpoll) {
+		p->flags |= IORING_SETUP_SQPOLL;
+		p->sq_thread_idle = 1000;	/* ms before the thread sleeps */
+	}
+	if (ctx->o && ctx->o->hipri)
+		p->flags |= IORING_SETUP_IOPOLL;
+}
+
+/*
+ * --hipri polls for completions, which only a block queue with poll queues
+ * can serve (queue/io_poll = 1); anything else fails every I/O with
+ * EOPNOTSUPP, so say so before the load.  A file is judged by the device
+ * holding its filesystem (none for tmpfs).
+ */
+static int uring_can_poll(struct dix_eng_ctx *ctx)
+{
+	static const char *const rel[] = { "queue/io_poll", "../queue/io_poll" };
+	char path[128], v = '0';
+	struct stat st;
+	unsigned int i;
+	dev_t dev;
+	FILE *f = NULL;
+
+	if (fstat(ctx->fd, &st))
+		return -errno;
+	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	for (i = 0; i < 2 && !f; i++) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s",
+			 major(dev), minor(dev), rel[i]);
+		f = fopen(path, "r");
+	}
+	if (f) {
+		if (fread(&v, 1, 1, f) != 1)
+			v = '0';
+		fclose(f);
+	}
+	if (v == '1')
+		return 0;
+	snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+		 "--hipri: %s cannot poll for completions (%s; NVMe needs nvme.poll_queues=N)",
+		 ctx->path, f ? "its queue/io_poll is 0" :
+		 S_ISBLK(st.st_mode) ? "no queue/io_poll in sysfs" :
+		 "its filesystem has no block device");
+	return -EOPNOTSUPP;
+}
+
+/* Register the target and make room for the buffers; either may fail. */
+static void uring_register(struct dix_eng_ctx *ctx, struct uring_data *d)
+{
+	d->fixed_file = !io_uring_register_files(&d->q.ring, &ctx->fd, 1);
+	/* PI attributes carry their own pages: keep their I/O plain */
+	if (d->pi)
+		return;
+	d->fixed_bufs = !io_uring_register_buffers_sparse(&d->q.ring,
+							  ctx->depth);
+	if (d->fixed_bufs) {
+		d->reg_len = xcalloc(ctx->depth, sizeof(*d->reg_len));
+		d->reg_buf = xcalloc(ctx->depth, sizeof(*d->reg_buf));
+	}
+}
+
+/*
+ * Slot @io->idx's buffer as registered buffer @io->idx, registering it (or
+ * again, larger or moved) first.  Return: 0 to use it, -1 for a plain I/O.
+ */
+static int uring_fixed_buf(struct uring_data *d, const struct dix_io *io)
+{
+	struct iovec iov;
+
+	if (!d->fixed_bufs)
+		return -1;
+	if (d->reg_buf[io->idx] == io->buf && d->reg_len[io->idx] >= io->len)
+		return 0;
+	iov.iov_base = io->buf;
+	iov.iov_len = io->len;
+	if (io_uring_register_buffers_update_tag(&d->q.ring, io->idx, &iov,
+						 NULL, 1) != 1) {
+		d->fixed_bufs = 0;	/* not a system call per I/O from now */
+		return -1;
+	}
+	d->reg_buf[io->idx] = io->buf;
+	d->reg_len[io->idx] = io->len;
+	return 0;
+}
 
 static const char *kernel_release(struct utsname *u)
 {
@@ -121,7 +230,7 @@ static int uring_init_pi(struct dix_eng_ctx *ctx, struct uring_data *d)
 	unsigned int i;
 	int r;
 
-	memset(&p, 0, sizeof(p));
+	uring_params(ctx, &p);
 	r = uringq_init(&d->q, ctx->depth, &p);
 	if (r)
 		return r;
@@ -150,14 +259,34 @@ static int uring_init(struct dix_eng_ctx *ctx)
 	struct uring_data *d = xcalloc(1, sizeof(*d));
 	int r;
 
-	if (ctx->pi_mode == PI_APP)
+	struct io_uring_params p;
+
+	if (ctx->o && ctx->o->hipri) {
+		r = uring_can_poll(ctx);
+		if (r) {
+			free(d);
+			return r;
+		}
+	}
+	if (ctx->pi_mode == PI_APP) {
 		r = uring_init_pi(ctx, d);
-	else
-		r = uringq_init(&d->q, ctx->depth, NULL);
+	} else {
+		uring_params(ctx, &p);
+		r = uringq_init(&d->q, ctx->depth, &p);
+	}
 	if (r) {
+		if (r == -EPERM && ctx->o && ctx->o->sqpoll)
+			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+				 "--sqpoll: the kernel refused a polling thread (EPERM: needs CAP_SYS_NICE before Linux 5.11)");
+		else if (r == -EINVAL && ctx->o && (ctx->o->sqpoll || ctx->o->hipri))
+			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+				 "--%s: this kernel's io_uring does not take the setup flag (EINVAL)",
+				 ctx->o->sqpoll ? "sqpoll" : "hipri");
+		free(d->pi);
 		free(d);
 		return r;
 	}
+	uring_register(ctx, d);
 	ctx->priv = d;
 	return 0;
 }
@@ -166,13 +295,24 @@ static int uring_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 {
 	struct uring_data *d = ctx->priv;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->q.ring);
+	int fd = d->fixed_file ? 0 : ctx->fd;
 
 	if (!sqe)
 		return -EBUSY;	/* cannot happen: the ring has depth entries */
-	if (io->dir == DIX_WRITE)
-		io_uring_prep_write(sqe, ctx->fd, io->buf, io->len, io->offset);
-	else
-		io_uring_prep_read(sqe, ctx->fd, io->buf, io->len, io->offset);
+	if (!uring_fixed_buf(d, io)) {
+		if (io->dir == DIX_WRITE)
+			io_uring_prep_write_fixed(sqe, fd, io->buf, io->len,
+						  io->offset, (int)io->idx);
+		else
+			io_uring_prep_read_fixed(sqe, fd, io->buf, io->len,
+						 io->offset, (int)io->idx);
+	} else if (io->dir == DIX_WRITE) {
+		io_uring_prep_write(sqe, fd, io->buf, io->len, io->offset);
+	} else {
+		io_uring_prep_read(sqe, fd, io->buf, io->len, io->offset);
+	}
+	if (d->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
 	if (d->pi) {
 		struct io_uring_attr_pi *a = &d->pi[io->idx];
 
@@ -216,6 +356,8 @@ static void uring_cleanup(struct dix_eng_ctx *ctx)
 		return;
 	uringq_exit(&d->q);
 	free(d->pi);
+	free(d->reg_len);
+	free(d->reg_buf);
 	free(d);
 	ctx->priv = NULL;
 }
@@ -223,7 +365,9 @@ static void uring_cleanup(struct dix_eng_ctx *ctx)
 const struct dix_engine engine_io_uring = {
 	.version = DIX_ENGINE_VERSION,
 	.name = "io_uring",
-	.help = "io_uring via liburing, --iodepth I/Os in flight per job, batched submission; "
+	.flags = DIX_ENG_POLL,
+	.help = "io_uring via liburing, --iodepth I/Os in flight per job, batched submission, "
+		"registered file and buffers, --sqpoll and --hipri; "
 		"--pi app attaches dixload's PI to each read/write (Linux 6.14+ "
 		"read/write attributes, format from FS_IOC_GETLBMD_CAP, 6.17+); "
 		"a failed check shows as EILSEQ, the tag unnamed",
