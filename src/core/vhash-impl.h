@@ -33,7 +33,8 @@ static uint64_t VHASH_FN(vhash_block_)(const void *blk, uint32_t bsize)
 	const unsigned char *b = blk;
 
 	return XXH3_64bits(b + DIX_HDR_SIZE, bsize - DIX_HDR_SIZE) ^
-	       XXH3_64bits(b, 32);
+	       vhash_hdr_mix(VHASH_FN(vh_ld64_)(b + 8), VHASH_FN(vh_ld64_)(b + 16),
+			     VHASH_FN(vh_ld64_)(b + 24));
 }
 
 static uint32_t VHASH_FN(vhash_run_)(const void *buf, uint32_t n,
