@@ -63,8 +63,8 @@ struct uring_data {
  * The ring's setup flags: --sqpoll / --hipri, else a ring only this job's
  * thread submits to (it is created there) whose completions are posted
  * when the thread waits for them (DEFER_TASKRUN, Linux 6.1), not by a
- * wake-up per completion: 4 KiB reads on tmpfs, QD32, 1.2-1.6x the IOPS of
- * a plain ring in paired runs here.  uring_setup() falls back to a plain
+ * wake-up per completion: 4 KiB reads on tmpfs, QD32, 1.04-1.9x the IOPS
+ * of a plain ring in five paired runs here (median 1.25x).  uring_setup() falls back to a plain
  * ring where the kernel does not know the flags.
  */
 #define URING_QUIET_FLAGS (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN)
@@ -102,7 +102,8 @@ static int uring_setup(struct uring_data *d, unsigned int depth,
  * fails, and hands it to a worker thread; IOSQE_ASYNC goes to the worker
  * at once.  Asked with one RWF_NOWAIT read of the first block, which
  * EOPNOTSUPP answers only in that case.  On tmpfs, 4 KiB random reads at
- * QD32: 1.2-1.5x the IOPS of trying inline first, in paired runs here.
+ * QD32: 1.13-1.75x the IOPS of trying inline first, in three paired runs
+ * here (perf showed every read failing inline, then punted).
  */
 static int uring_target_blocks(const struct dix_eng_ctx *ctx)
 {
@@ -312,9 +313,8 @@ static int uring_init_pi(struct dix_eng_ctx *ctx, struct uring_data *d)
 static int uring_init(struct dix_eng_ctx *ctx)
 {
 	struct uring_data *d = xcalloc(1, sizeof(*d));
-	int r;
-
 	struct io_uring_params p;
+	int r;
 
 	if (ctx->o && ctx->o->hipri) {
 		r = uring_can_poll(ctx);
@@ -330,7 +330,9 @@ static int uring_init(struct dix_eng_ctx *ctx)
 		r = uring_setup(d, ctx->depth, &p);
 	}
 	if (r) {
-		if (r == -EPERM && ctx->o && ctx->o->sqpoll)
+		if (ctx->errmsg[0])
+			;	/* the PI setup said what failed */
+		else if (r == -EPERM && ctx->o && ctx->o->sqpoll)
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "--sqpoll: the kernel refused a polling thread (EPERM: needs CAP_SYS_NICE before Linux 5.11)");
 		else if (r == -EINVAL && ctx->o && (ctx->o->sqpoll || ctx->o->hipri))
