@@ -330,12 +330,12 @@ static int uring_init(struct dix_eng_ctx *ctx)
 		r = uring_setup(d, ctx->depth, &p);
 	}
 	if (r) {
-		if (ctx->errmsg[0])
-			;	/* the PI setup said what failed */
-		else if (r == -EPERM && ctx->o && ctx->o->sqpoll)
+		/* unless the PI setup already said what failed */
+		if (!ctx->errmsg[0] && r == -EPERM && ctx->o && ctx->o->sqpoll)
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "--sqpoll: the kernel refused a polling thread (EPERM: needs CAP_SYS_NICE before Linux 5.11)");
-		else if (r == -EINVAL && ctx->o && (ctx->o->sqpoll || ctx->o->hipri))
+		else if (!ctx->errmsg[0] && r == -EINVAL && ctx->o &&
+			 (ctx->o->sqpoll || ctx->o->hipri))
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "--%s: this kernel's io_uring does not take the setup flag (EINVAL)",
 				 ctx->o->sqpoll ? "sqpoll" : "hipri");
