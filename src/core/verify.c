@@ -3,9 +3,9 @@
  * verify.c - block headers, pattern and checks.
  *
  * Two on-disk formats, told apart by the magic; the header layout is the
- * same.  DIXLOAD1 blocks carry a hand-written 4-lane multiply-xor hash;
- * DIXLOAD2 blocks (written when built with libxxhash) carry XXH3
- * (vhash.c).  XXH3 because the hash was most of the cost of --verify on:
+ * same.  DIXLOAD1 blocks carry a hand-written 4-lane multiply-xor hash and
+ * a one-stream pattern; DIXLOAD2 blocks (written when built with
+ * libxxhash) carry XXH3 (vhash.h) and a four-stream pattern (struct pgen).  XXH3 because the hash was most of the cost of --verify on:
  * on 4 KiB reads of 512-byte blocks the 4-lane hash took 0.65-0.82 us per
  * read (about 30 % of the IOPS on tmpfs), XXH3 with AVX2 0.16-0.19 us.
  * Both formats are still read, so data written by an older build verifies
@@ -199,7 +199,8 @@ void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
 
 /*
  * The first byte of the pattern of block @blk, as written for @offset with
- * @seed and @seq, that differs, into @f; 0 when the pattern is intact.
+ * @seed and @seq (@multi: the DIXLOAD2 pattern), that differs, into @f;
+ * 0 when the pattern is intact.
  */
 static int pattern_diff(const unsigned char *blk, uint32_t bsize, int multi,
 			uint64_t seed, uint64_t offset, uint32_t seq,
