@@ -14,6 +14,7 @@
 #include "compare.h"
 #include "crcbench.h"
 #include "cryptobind.h"
+#include "dev.h"
 #include "engine.h"
 #include "hotload.h"
 #include "options.h"
@@ -274,32 +275,6 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 	return parse_cli(argc, argv, o, &profile, list_profiles);
 }
 
-static int check_pi_format(const struct dix_opts *o,
-			   const struct dix_engine *e, const struct dix_target *t)
-{
-	if (o->pi == PI_OFF && !engine_bypasses_block_layer(e) &&
-	    strcmp(t->integrity.format, "none")) {
-		char list[128];
-
-		if (!engine_names(engine_bypasses_block_layer, list, sizeof(list)))
-			snprintf(list, sizeof(list), "none in this build");
-		dix_err("--pi off: %s has integrity format %s and the kernel adds PI to what engine %s sends (write_generate=%d); use an engine that bypasses the block layer (%s) or write 0 to /sys/block/%s/integrity/write_generate and read_verify",
-			t->path, t->integrity.format, e->name,
-			t->integrity.write_generate, list, t->name);
-		return -EINVAL;
-	}
-	if (!o->pi_format || !strcmp(o->pi_format, "any"))
-		return 0;
-	if (strcmp(o->pi_format, t->integrity.format)) {
-		dix_err("%s: integrity format is '%s' but %s expects '%s' (give --pi-format any to run anyway)",
-			t->path, t->integrity.format,
-			o->profile ? "the profile" : "--pi-format",
-			o->pi_format);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /*
  * --plot and --log are written after the load: find out now, not after a
  * long run, that they cannot be.
@@ -363,6 +338,7 @@ static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
 static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 {
 	struct dix_target t;
+	struct dix_dev d;
 	struct dix_run r;
 	char err[1024], warn[512], *path = NULL;
 	int status;
@@ -411,11 +387,16 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	}
 	cryptobind_init(o->alg, o->tfms, o->rebind);
 	memset(&r, 0, sizeof(r));
+	memset(&d, 0, sizeof(d));
 	o->precondition = PRECOND_OFF;
-	snprintf(r.pre.reason, sizeof(r.pre.reason),
+	d.t = t;
+	d.path = path;
+	d.size = o->size;
+	snprintf(d.pre.reason, sizeof(d.pre.reason),
 		 "a crypto load has no device to write");
 	r.o = o;
-	r.t = &t;
+	r.devs = &d;
+	r.ndevs = 1;
 	r.eng = eng;
 	r.wake_fd = -1;
 	status = run_load(&r);
@@ -427,11 +408,10 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 static int run_main(int argc, char **argv)
 {
 	struct dix_opts o;
-	struct dix_target t;
 	struct dix_run r;
 	const struct dix_engine *eng;
-	char err[1024], warn[512];
-	int list_profiles = 0, status = DIX_EXIT_USAGE, write;
+	char err[1024];
+	int list_profiles = 0, status = DIX_EXIT_USAGE;
 
 	/* @o is initialised (to be freed) whatever build_opts() returns */
 	if (build_opts(argc, argv, &o, &list_profiles))
@@ -475,39 +455,16 @@ static int run_main(int argc, char **argv)
 
 	if (check_output_files(&o))
 		goto out;
-	/* auto never preconditions a read-only workload (precond.h) */
-	write = rw_writes(o.rw) || o.precondition == PRECOND_ON;
-	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
-		dix_err("refusing to write: %s", err);
-		goto out;
-	}
-	if (target_open(&t, o.dev, write, o.size + o.offset, err,
-			sizeof(err))) {
-		dix_err("%s", err);
-		goto out;
-	}
-	if (target_fit_region(&t, &o, err, sizeof(err), warn, sizeof(warn))) {
-		dix_err("%s", err);
-		target_close(&t);
-		goto out;
-	}
-	if (warn[0])
-		dix_warn("%s", warn);
-	if (check_pi_format(&o, eng, &t)) {
-		target_close(&t);
-		goto out;
-	}
-
 	memset(&r, 0, sizeof(r));
-	precond_decide(&o, cli_sets(argc, argv, "precondition") ? NULL :
-		       o.profile, &t, eng, &r.pre);
+	if (devs_open(&o, eng, cli_sets(argc, argv, "precondition") ? NULL :
+		      o.profile, -1, NULL, &r.devs, &r.ndevs))
+		goto out;
 	r.o = &o;
-	r.t = &t;
 	r.eng = eng;
 	r.wake_fd = -1;
 	status = run_load(&r);
 	run_free(&r);
-	target_close(&t);
+	devs_close(r.devs, r.ndevs);
 out:
 	opts_free(&o);
 	return status;

@@ -38,24 +38,36 @@ struct dix_totals {
 };
 
 void report_start(struct dix_run *r);
-void report_interval(struct dix_run *r, const struct meter_sample *s);
+/**
+ * report_interval() - one meter interval: the total @s and, with several
+ * devices, each device's @ds[0 .. ndevs-1] (NULL with one device): JSON
+ * rows in "devices", human lines with --per-device.
+ */
+void report_interval(struct dix_run *r, const struct meter_sample *s,
+		     const struct meter_sample *ds);
 void report_event(struct dix_run *r, const struct dix_event *ev);
-void report_summary(struct dix_run *r, const struct dix_totals *t, int status);
+/**
+ * report_summary() - the summary: @t the total, @dt each device's totals
+ * (r->ndevs of them; with one device @t says it all and @dt is unused).
+ */
+void report_summary(struct dix_run *r, const struct dix_totals *t,
+		    const struct dix_totals *dt, int status);
 
 /**
  * report_precondition_progress() - "precondition: 128/256 MiB, 61 MB/s,
  * eta 2 s" on stderr, rewritten in place (for a terminal only).
  * @bytes: written so far
+ * @region: bytes to write in all
  * @seconds: since preconditioning started; < 0 clears the line
  */
 void report_precondition_progress(struct dix_run *r, uint64_t bytes,
-				  double seconds);
+				  uint64_t region, double seconds);
 
 /**
- * report_precondition() - what preconditioning did (@r->pres): one human
- * line, or a {"type":"precondition",...} JSON object.
+ * report_precondition() - what preconditioning of @d did (@d->pres): one
+ * human line, or a {"type":"precondition",...} JSON object.
  */
-void report_precondition(struct dix_run *r);
+void report_precondition(struct dix_run *r, const struct dix_dev *d);
 
 /** exit_status_text() - one-line meaning of an exit status. */
 const char *exit_status_text(int status);
