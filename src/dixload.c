@@ -17,6 +17,7 @@
 #include "dev.h"
 #include "engine.h"
 #include "hotload.h"
+#include "mpijob.h"
 #include "options.h"
 #include "parse.h"
 #include "precond.h"
@@ -62,6 +63,9 @@ static void print_version(void)
 #endif
 #ifdef HAVE_JSONC
 	printf(" jsonc");
+#endif
+#ifdef HAVE_MPI
+	printf(" mpi");
 #endif
 	printf("\n");
 #ifdef DIX_SANITIZED
@@ -405,12 +409,62 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	return status;
 }
 
+/*
+ * MPI, when mpirun launched dixload or --mpi asks for it: every rank runs
+ * this function; the setup checks end in one agreement, so a rank that
+ * cannot start stops the job (named by rank and host) instead of leaving
+ * the others waiting.
+ */
+static int mpi_begin(const struct dix_opts *o, struct dix_mpi **mpi)
+{
+	char err[256];
+
+	*mpi = NULL;
+	if (!o->mpi && !dix_mpi_launched())
+		return 0;
+#ifdef HAVE_MPI
+	if (dix_mpi_init(mpi, err, sizeof(err))) {
+		dix_err("MPI: %s", err);
+		return -1;
+	}
+	return 0;
+#else
+	(void)err;
+	if (o->mpi) {
+		dix_err("--mpi: this dixload was built without MPI (install libopenmpi-dev and configure --with-mpi)");
+		return -1;
+	}
+	/* as before MPI existed: each process runs on its own */
+	return 0;
+#endif
+}
+
+/* What MPI cannot do (yet); checked on every rank alike. */
+static int check_mpi(const struct dix_opts *o, const struct dix_engine *eng)
+{
+	if (engine_is_crypto(eng)) {
+		dix_err("--engine %s: a crypto load is not reduced over MPI ranks (run it without mpirun)",
+			eng->name);
+		return -EINVAL;
+	}
+	if (!o->interval_ms) {
+		dix_err("--interval 0: under MPI the ranks meet every interval (give --interval > 0)");
+		return -EINVAL;
+	}
+	if (o->error_log) {
+		dix_err("--error-log: under MPI every rank would write the same file (each rank prints its bad extents on its stderr)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct dix_opts o;
 	struct dix_run r;
+	struct dix_mpi *mpi = NULL;
 	const struct dix_engine *eng;
-	char err[1024];
+	char err[1024], host[64] = "";
 	int list_profiles = 0, status = DIX_EXIT_USAGE;
 
 	/* @o is initialised (to be freed) whatever build_opts() returns */
@@ -421,31 +475,35 @@ static int run_main(int argc, char **argv)
 		status = 0;
 		goto out;
 	}
+	if (mpi_begin(&o, &mpi))
+		goto out;
 	eng = engine_find(o.engine);
 	if (!eng) {
 		engine_names(NULL, err, sizeof(err));
 		dix_err("--engine: '%s' is not available (allowed: %s)",
 			o.engine, err);
-		goto out;
+		goto fail;
 	}
+	if (mpi && check_mpi(&o, eng))
+		goto fail;
 	if (engine_is_crypto(eng)) {
 		status = crypto_main(&o, eng);
 		goto out;
 	}
 	if (!o.dev) {
 		dix_err("--dev PATH is required (a block device or a file; see --help)");
-		goto out;
+		goto fail;
 	}
 	if (o.alg) {
 		dix_err("--alg is for crypto engines (--engine %s drives a device)",
 			eng->name);
-		goto out;
+		goto fail;
 	}
 	if (check_pi_mode(&o, eng))
-		goto out;
+		goto fail;
 	if (actions_check(&o, err, sizeof(err))) {
 		dix_err("%s", err);
-		goto out;
+		goto fail;
 	}
 	if (!o.seed_set) {
 		if (getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
@@ -454,18 +512,33 @@ static int run_main(int argc, char **argv)
 	}
 
 	if (check_output_files(&o))
-		goto out;
+		goto fail;
 	memset(&r, 0, sizeof(r));
+	if (mpi)
+		snprintf(host, sizeof(host), "%s", dix_mpi_host(mpi));
 	if (devs_open(&o, eng, cli_sets(argc, argv, "precondition") ? NULL :
-		      o.profile, -1, NULL, &r.devs, &r.ndevs))
+		      o.profile, mpi ? dix_mpi_rank(mpi) : -1, host, &r.devs,
+		      &r.ndevs))
+		goto fail;
+	if (mpi && !dix_mpi_agree(mpi, 1, NULL)) {
+		devs_close(r.devs, r.ndevs);
 		goto out;
+	}
 	r.o = &o;
 	r.eng = eng;
 	r.wake_fd = -1;
+	r.mpi = mpi;
+	r.silent = mpi && dix_mpi_rank(mpi) != 0;
 	status = run_load(&r);
 	run_free(&r);
 	devs_close(r.devs, r.ndevs);
+	goto out;
+fail:
+	/* the other ranks learn it here, and rank 0 names this one */
+	if (mpi)
+		dix_mpi_agree(mpi, 0, dix_last_err);
 out:
+	dix_mpi_finish(mpi);
 	opts_free(&o);
 	return status;
 }

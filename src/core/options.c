@@ -115,6 +115,11 @@ const struct dix_option dix_options[] = {
 		.help = "write a device with a filesystem/partition/RAID signature or holders (never a mounted one or active swap)",
 	},
 	{
+		.name = "mpi", .type = OPT_FLAG, .off = OFF(mpi),
+		.flags = OPT_CLI_ONLY,
+		.help = "join an MPI job even when not started by mpirun (which needs no --mpi); rank 0 prints the job's meter",
+	},
+	{
 		.name = "per-device", .type = OPT_FLAG, .off = OFF(per_device),
 		.help = "with several --dev: one meter line (JSON: a devices[] row) per device per interval besides the total",
 	},

@@ -52,6 +52,7 @@ struct str_list {
  * @seed: seed of the pattern and the random offsets
  * @seed_set: @seed came from the user (else it was drawn at start)
  * @force: write devices carrying data signatures (see safety.c)
+ * @mpi: initialise MPI although no launcher set the environment
  * @per_device: a meter line per device besides the total (several --dev)
  * @quiet: no meter lines, only the summary
  * @max_errors: stop after this many errors (0 = unlimited)
@@ -92,6 +93,7 @@ struct dix_opts {
 	uint64_t seed;
 	int seed_set;
 	int force;
+	int mpi;
 	int per_device;
 	int quiet;
 	uint64_t max_errors;

@@ -26,6 +26,7 @@
 #include "analysis.h"
 #include "hotload.h"
 #include "job.h"
+#include "mpijob.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
@@ -99,6 +100,10 @@ void run_event(struct dix_run *r, const struct dix_event *ev)
 	e->detail = ev->detail ? xstrdup(ev->detail) : NULL;
 	e->json = ev->json ? xstrdup(ev->json) : NULL;
 	e->label = ev->label ? xstrdup(ev->label) : NULL;
+	e->host = ev->host ? xstrdup(ev->host) : NULL;
+	/* under MPI every event names its host (rank 0 prints them all) */
+	if (!e->host && r->mpi)
+		e->host = xstrdup(dix_mpi_host(r->mpi));
 	if (ev->kind == EV_ACTION && ev->ok == 0)
 		r->action_failed = 1;
 	report_event(r, e);
@@ -491,6 +496,87 @@ static int precondition(struct dix_run *r, struct dix_counters *pre_c,
 	return 0;
 }
 
+/*
+ * A worker that could not run (setup failure, no I/O): its message, for
+ * the job's verdict under MPI; NULL when every worker runs.
+ */
+static const char *worker_failed(struct dix_run *r, char *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) && w->err &&
+		    !w->c.ops[0] && !w->c.ops[1]) {
+			snprintf(buf, len, "%s: job %d: %s", w->dev->path,
+				 w->id, w->errmsg);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The meter loop of an MPI rank: one dix_mpi_tick() per deadline, on every
+ * rank, until rank 0's verdict says stop.  A rank that stops on its own
+ * ticks at once (the others learn it at their next deadline); a rank whose
+ * workers finished keeps ticking (with nothing to add) until every rank
+ * has, and its elapsed time ends when its workers did.
+ */
+static void mpi_loop(struct dix_run *r, struct meter *m, double end_at,
+		     int setup_failed)
+{
+	double done_at = 0;
+
+	for (;;) {
+		double now = dix_now(), next;
+		struct dix_counters c;
+		struct meter_sample s;
+		struct cpu_snap cs;
+		char why[600];
+		const char *failed;
+		int flags = 0, have;
+
+		if (end_at && now >= end_at)
+			run_request_stop(r);
+		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+			flags |= DIX_MPI_STOP;
+		if (all_done(r, 0)) {
+			flags |= DIX_MPI_DONE;
+			if (!done_at)
+				done_at = now;
+		}
+		failed = worker_failed(r, why, sizeof(why));
+		if (failed || setup_failed) {
+			flags |= DIX_MPI_FAILED;
+			if (!failed)
+				failed = dix_last_err;
+		}
+		if (!(flags & (DIX_MPI_STOP | DIX_MPI_FAILED)) &&
+		    now < meter_deadline(m)) {
+			next = meter_deadline(m);
+			if (end_at && end_at < next)
+				next = end_at;
+			wait_until(r, next);
+			continue;
+		}
+		sum_counters(r->workers, r->nworkers, &c);
+		have = !meter_sample(m, now, &c, &s);
+		if (have) {
+			cpu_read(&cs);
+			cpu_between(&r->cpu_last, &cs, &s.cpu);
+			r->cpu_last = cs;
+		}
+		if (dix_mpi_tick(r, have ? &s : NULL, flags, failed) &
+		    DIX_MPI_STOP)
+			break;
+	}
+	run_request_stop(r);
+	if (done_at)
+		r->t_end = done_at;
+}
+
 /* --jobs workers per device, each on an equal slice of its region. */
 static void assign_workers(struct dix_run *r)
 {
@@ -563,15 +649,25 @@ int run_load(struct dix_run *r)
 
 	install_signals(r);
 	report_start(r);
-	if (pre) {
+	if (pre || r->mpi) {
 		struct dix_counters pre_c;
+		int failed = 0;
 
-		if (precondition(r, &pre_c, &setup_failed)) {
+		memset(&pre_c, 0, sizeof(pre_c));
+		if (pre)
+			failed = precondition(r, &pre_c, &setup_failed);
+		/* every rank starts, or none does */
+		if (r->mpi && !dix_mpi_agree(r->mpi, !failed,
+					     "preconditioning did not complete"))
+			failed = 1;
+		if (failed) {
 			/* nothing measured: the summary says so; the exit
 			 * status follows what the writes met */
 			memset(&tot, 0, sizeof(tot));
 			tot.c = pre_c;
 			status = exit_status(r, &tot, setup_failed);
+			if (r->mpi)
+				status = dix_mpi_status(r->mpi, status);
 			errlog_close(r);
 			memset(&tot, 0, sizeof(tot));
 			dt = xcalloc(r->ndevs, sizeof(*dt));
@@ -585,7 +681,8 @@ int run_load(struct dix_run *r)
 	r->started = 1;
 	cpu_read(&r->cpu_first);
 	r->cpu_last = r->cpu_first;
-	r->t0 = dix_now();
+	r->t0 = r->mpi ? dix_mpi_start(r->mpi) : dix_now();
+	r->t_end = 0;
 	if (period > 0) {
 		meter_init(&m, r->t0, period);
 		for (k = 0; k < r->ndevs; k++)
@@ -596,7 +693,8 @@ int run_load(struct dix_run *r)
 
 	if (start_workers(r, 0))
 		setup_failed = 1;
-	if (!setup_failed) {
+	/* under MPI the lowest rank of each host runs its actions and watch */
+	if (!setup_failed && (!r->mpi || dix_mpi_leader(r->mpi))) {
 		struct dix_event_sink sink = {
 			.emit = emit_event, .ctx = r, .t0 = r->t0,
 		};
@@ -614,7 +712,9 @@ int run_load(struct dix_run *r)
 		}
 	}
 
-	while (!all_done(r, 0)) {
+	if (r->mpi)
+		mpi_loop(r, &m, end_at, setup_failed);
+	while (!r->mpi && !all_done(r, 0)) {
 		double now = dix_now(), next = INFINITY;
 
 		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
@@ -636,11 +736,12 @@ int run_load(struct dix_run *r)
 		wait_until(r, next);
 	}
 	/* a runtime end that coincides with a tick still gets its sample */
-	if (period > 0 && dix_now() >= meter_deadline(&m) - 1e-3)
+	if (!r->mpi && period > 0 && dix_now() >= meter_deadline(&m) - 1e-3)
 		take_sample(r, &m, dix_now());
 
 	join_workers(r);
-	r->t_end = dix_now();
+	if (!r->mpi || !r->t_end)
+		r->t_end = dix_now();
 	if (ctl_started) {
 		control_stop(r->ctl);
 		r->ctl = NULL;
@@ -651,7 +752,7 @@ int run_load(struct dix_run *r)
 	 * at least half a period, so no rate is computed over a sliver.  Its
 	 * I/O is always in the summary.
 	 */
-	if (period > 0 && r->t_end - m.last >= period / 2)
+	if (!r->mpi && period > 0 && r->t_end - m.last >= period / 2)
 		take_sample(r, &m, r->t_end);
 
 	if (worker_failures(r))
@@ -679,11 +780,17 @@ int run_load(struct dix_run *r)
 		run_result_hook(r, &tot);
 	analysis_run(r);
 	status = exit_status(r, &tot, setup_failed);
-	pthread_mutex_lock(&r->lock);
-	report_summary(r, &tot, dt, status);
-	pthread_mutex_unlock(&r->lock);
+	if (r->mpi) {
+		/* rank 0 prints the job's summary; every rank gets its status */
+		status = dix_mpi_summary(r, &tot, status);
+	} else {
+		pthread_mutex_lock(&r->lock);
+		report_summary(r, &tot, dt, status);
+		pthread_mutex_unlock(&r->lock);
+	}
 	totals_free_all(r, dt, &tot);
-	analysis_write_files(r);
+	if (!r->silent)
+		analysis_write_files(r);
 out:
 	sig_run = NULL;
 	close(r->wake_fd);
@@ -700,6 +807,7 @@ void run_free(struct dix_run *r)
 		free(r->events[i].detail);
 		free(r->events[i].json);
 		free(r->events[i].label);
+		free(r->events[i].host);
 	}
 	free(r->events);
 	r->events = NULL;

@@ -91,6 +91,9 @@ struct dix_transition {
  *	preconditioning)
  * @cpu_first: CPU reading when the load started
  * @cpu_last: CPU reading at the last meter sample
+ * @mpi: the MPI job this rank belongs to (mpijob.h), or NULL
+ * @silent: print nothing on stdout (an MPI rank other than 0: rank 0
+ *	prints the job's lines)
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -117,6 +120,8 @@ struct dix_run {
 	int started;
 	struct cpu_snap cpu_first;
 	struct cpu_snap cpu_last;
+	struct dix_mpi *mpi;
+	int silent;
 };
 
 /**

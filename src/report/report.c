@@ -13,6 +13,7 @@
 
 #include "json.h"
 #include "job.h"
+#include "mpijob.h"
 #include "report.h"
 #include "util.h"
 
@@ -112,6 +113,8 @@ void report_start(struct dix_run *r)
 	FILE *f = stdout;
 	int i;
 
+	if (r->silent)
+		return;
 	if (json(r)) {
 		struct jw w;
 
@@ -123,6 +126,12 @@ void report_start(struct dix_run *r)
 		jw_str(&w, "version", PACKAGE_VERSION);
 		/* the first target's members as always; every one in devices */
 		dev_start_json(&w, r, &r->devs[0], 1);
+		if (r->mpi) {
+			jw_obj_open(&w, "mpi");
+			jw_int(&w, "ranks", dix_mpi_size(r->mpi));
+			jw_str(&w, "host", dix_mpi_host(r->mpi));
+			jw_obj_close(&w);
+		}
 		if (r->ndevs > 1) {
 
 			jw_arr_open(&w, "devices");
@@ -148,6 +157,9 @@ void report_start(struct dix_run *r)
 				r->ndevs > 1 ? d->t.name : "",
 				d->pre.on ? "on" : "off", d->pre.reason);
 		}
+		if (r->mpi)
+			fprintf(f, "mpi: %d ranks; rank 0 on %s prints the job's meter (the ranks' rates summed)\n",
+				dix_mpi_size(r->mpi), dix_mpi_host(r->mpi));
 	}
 	fflush(f);
 }
@@ -252,8 +264,25 @@ static void meter_line(FILE *f, const char *prefix, const struct dix_run *r,
 	fputc('\n', f);
 }
 
-void report_interval(struct dix_run *r, const struct meter_sample *s,
-		     const struct meter_sample *ds)
+/* One rank's row of an interval record's ranks[]. */
+static void rank_interval_json(struct jw *w, const struct dix_rank_row *x)
+{
+	jw_obj_open(w, NULL);
+	jw_int(w, "rank", x->rank);
+	jw_str(w, "host", x->host);
+	jw_num(w, "dt", x->dt, 3);
+	jw_num(w, "read_bps", x->bps[DIX_READ], 0);
+	jw_num(w, "write_bps", x->bps[DIX_WRITE], 0);
+	jw_num(w, "iops", x->rate_iops, 1);
+	jw_uint(w, "ops", x->c.ops[DIX_READ] + x->c.ops[DIX_WRITE]);
+	jw_uint(w, "rec", x->c.recovered);
+	jw_uint(w, "err", counters_errors(&x->c));
+	jw_obj_close(w);
+}
+
+static void interval_print(struct dix_run *r, const struct meter_sample *s,
+			   const struct meter_sample *ds,
+			   const struct dix_rank_row *rows, int nrows)
 {
 	FILE *f = stdout;
 	const struct dix_counters *c = &s->tot;
@@ -261,6 +290,8 @@ void report_interval(struct dix_run *r, const struct meter_sample *s,
 	unsigned long long err = counters_errors(c);
 	int i;
 
+	if (r->silent)
+		return;
 	if (json(r)) {
 		struct jw w;
 
@@ -286,6 +317,12 @@ void report_interval(struct dix_run *r, const struct meter_sample *s,
 				dev_interval_json(&w, &r->devs[i], &ds[i]);
 			jw_arr_close(&w);
 		}
+		if (rows) {
+			jw_arr_open(&w, "ranks");
+			for (i = 0; i < nrows; i++)
+				rank_interval_json(&w, &rows[i]);
+			jw_arr_close(&w);
+		}
 		jw_obj_close(&w);
 		jw_end_line(&w);
 	} else if (!r->o->quiet) {
@@ -301,10 +338,24 @@ void report_interval(struct dix_run *r, const struct meter_sample *s,
 	fflush(f);
 }
 
+void report_interval(struct dix_run *r, const struct meter_sample *s,
+		     const struct meter_sample *ds)
+{
+	interval_print(r, s, ds, NULL, 0);
+}
+
+void report_interval_ranks(struct dix_run *r, const struct meter_sample *s,
+			   const struct dix_rank_row *rows, int n)
+{
+	interval_print(r, s, NULL, rows, n);
+}
+
 void report_event(struct dix_run *r, const struct dix_event *ev)
 {
 	FILE *f = stdout;
 
+	if (r->silent)
+		return;
 	if (json(r)) {
 		struct jw w;
 
@@ -315,6 +366,8 @@ void report_event(struct dix_run *r, const struct dix_event *ev)
 		jw_str(&w, "kind", ev->kind == EV_ACTION ? "action" :
 		       ev->kind == EV_CHANGE ? "change" : "note");
 		jw_str(&w, "what", ev->what);
+		if (ev->host)
+			jw_str(&w, "host", ev->host);
 		if (ev->ok >= 0)
 			jw_bool(&w, "ok", ev->ok);
 		if (ev->duration >= 0)
@@ -327,7 +380,8 @@ void report_event(struct dix_run *r, const struct dix_event *ev)
 		jw_obj_close(&w);
 		jw_end_line(&w);
 	} else {
-		fprintf(f, "[%5.1fs] %s", ev->t, ev->what);
+		fprintf(f, "[%5.1fs] %s%s%s", ev->t, ev->host ? ev->host : "",
+			ev->host ? ": " : "", ev->what);
 		if (ev->ok >= 0)
 			fprintf(f, ": %s", ev->ok ? "ok" : "FAILED");
 		if (ev->duration >= 0)
@@ -367,6 +421,9 @@ void report_precondition(struct dix_run *r, const struct dix_dev *d)
 	const struct precond_result *p = &d->pres;
 	const char *name = r->ndevs > 1 ? d->t.name : "";
 	const char *sp = r->ndevs > 1 ? " " : "";
+
+	if (r->silent)
+		return;
 	double rate = p->seconds > 0 ? p->bytes / p->seconds : 0;
 	char a[32], b[32], c[32];
 	FILE *f = stdout;
@@ -531,9 +588,9 @@ static void counts_json(struct jw *w, const struct dix_totals *t)
 		snprintf(key, sizeof(key), "%s_ops", dirs[d]);
 		jw_uint(w, key, c->ops[d]);
 		snprintf(key, sizeof(key), "%s_bps", dirs[d]);
-		jw_num(w, key, c->bytes[d] / el, 0);
+		jw_num(w, key, t->summed ? t->bps[d] : c->bytes[d] / el, 0);
 		snprintf(key, sizeof(key), "%s_iops", dirs[d]);
-		jw_num(w, key, c->ops[d] / el, 1);
+		jw_num(w, key, t->summed ? t->iops[d] : c->ops[d] / el, 1);
 	}
 	jw_uint(w, "ops", c->ops[0] + c->ops[1]);
 	jw_uint(w, "rec", c->recovered);
@@ -619,13 +676,57 @@ static void dev_summary_json(struct jw *w, const struct dix_run *r,
 	jw_obj_close(w);
 }
 
+/* One rank's row of the summary's ranks[] (MPI). */
+static void rank_summary_json(struct jw *w, const struct dix_rank_row *x)
+{
+	static const char *const dirs[] = { "read", "write" };
+	char key[32];
+	int d;
+
+	jw_obj_open(w, NULL);
+	jw_int(w, "rank", x->rank);
+	jw_str(w, "host", x->host);
+	jw_num(w, "elapsed", x->elapsed, 6);
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		snprintf(key, sizeof(key), "%s_bytes", dirs[d]);
+		jw_uint(w, key, x->c.bytes[d]);
+		snprintf(key, sizeof(key), "%s_ops", dirs[d]);
+		jw_uint(w, key, x->c.ops[d]);
+		snprintf(key, sizeof(key), "%s_bps", dirs[d]);
+		jw_num(w, key, x->bps[d], 0);
+		snprintf(key, sizeof(key), "%s_iops", dirs[d]);
+		jw_num(w, key, x->iops[d], 1);
+	}
+	jw_uint(w, "ops", x->c.ops[0] + x->c.ops[1]);
+	jw_uint(w, "rec", x->c.recovered);
+	jw_uint(w, "err", counters_errors(&x->c));
+	errkind_counts(w, "errors", x->c.errors, &x->c.recovered);
+	jw_uint(w, "bad_extents_total", x->bad_extents);
+	jw_uint(w, "bad_blocks", x->bad_blocks);
+	jw_obj_open(w, "lat_ns");
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		jw_obj_open(w, dirs[d]);
+		jw_uint(w, "p50", x->lat[d][0]);
+		jw_uint(w, "p99", x->lat[d][1]);
+		jw_uint(w, "p99.9", x->lat[d][2]);
+		jw_uint(w, "max", x->lat[d][3]);
+		jw_obj_close(w);
+	}
+	jw_obj_close(w);
+	jw_num(w, "cpu_self_s", x->self_s, 3);
+	jw_int(w, "exit", x->status);
+	if (x->why[0])
+		jw_str(w, "failed", x->why);
+	jw_obj_close(w);
+}
+
 static void summary_json(struct dix_run *r, const struct dix_totals *t,
 			 const struct dix_totals *dt, int status)
 {
 	uint64_t total = t->next + t->ext_dropped;
 	struct jw w;
 	size_t n = 0;
-	int k, multi = r->ndevs > 1;
+	int k, multi = r->ndevs > 1 && !t->ranks;
 
 	jw_init(&w, stdout);
 	jw_obj_open(&w, NULL);
@@ -634,7 +735,11 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 	jw_num(&w, "elapsed", t->elapsed, 6);
 	counts_json(&w, t);
 	jw_arr_open(&w, "bad_extents");
-	if (!multi) {
+	if (t->ranks) {
+		/* each rank listed its extents on its own stderr */
+		for (k = 0, total = 0; k < t->nranks; k++)
+			total += t->ranks[k].bad_extents;
+	} else if (!multi) {
 		n = extents_json(&w, r, t, &r->devs[0], 0);
 	} else {
 		total = 0;
@@ -659,6 +764,13 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 		jw_arr_open(&w, "devices");
 		for (k = 0; k < r->ndevs; k++)
 			dev_summary_json(&w, r, &r->devs[k], &dt[k]);
+		jw_arr_close(&w);
+	}
+	if (t->ranks) {
+		jw_int(&w, "hosts", t->nhosts);
+		jw_arr_open(&w, "ranks");
+		for (k = 0; k < t->nranks; k++)
+			rank_summary_json(&w, &t->ranks[k]);
 		jw_arr_close(&w);
 	}
 	jw_int(&w, "exit", status);
@@ -745,7 +857,8 @@ static void rates_human(FILE *f, const struct dix_totals *t)
 
 		fprintf(f, "%s: %10.2f MB in %.2f s = %8.2f MB/s, %8.0f IOPS",
 			dirs[i], c->bytes[i] / MB, t->elapsed,
-			c->bytes[i] / el / MB, c->ops[i] / el);
+			(t->summed ? t->bps[i] : c->bytes[i] / el) / MB,
+			t->summed ? t->iops[i] : c->ops[i] / el);
 		if (h->count)
 			fprintf(f, ", lat p50 %s, p99 %s, p99.9 %s, max %s",
 				lat_str(lat_percentile(h, 0.5), a, sizeof(a)),
@@ -827,11 +940,49 @@ static void unwritten_human(FILE *f, const struct dix_run *r,
 			(unsigned long long)t->unwritten);
 }
 
+/* One rank's section of the summary (MPI). */
+static void rank_human(FILE *f, const struct dix_rank_row *x)
+{
+	static const char *const dirs[] = { "read ", "write" };
+	char a[32], b[32], cc[32], d[32];
+	int i, k;
+
+	fprintf(f, "--- rank %d (%s): %.2f s ---\n", x->rank, x->host,
+		x->elapsed);
+	for (i = 0; i < DIX_DIR_NR; i++) {
+		fprintf(f, "%s: %10.2f MB in %.2f s = %8.2f MB/s, %8.0f IOPS",
+			dirs[i], x->c.bytes[i] / MB, x->elapsed,
+			x->bps[i] / MB, x->iops[i]);
+		if (x->c.ops[i])
+			fprintf(f, ", lat p50 %s, p99 %s, p99.9 %s, max %s",
+				lat_str(x->lat[i][0], a, sizeof(a)),
+				lat_str(x->lat[i][1], b, sizeof(b)),
+				lat_str(x->lat[i][2], cc, sizeof(cc)),
+				lat_str(x->lat[i][3], d, sizeof(d)));
+		fputc('\n', f);
+	}
+	fprintf(f, "ops %llu, recovered %llu, errors %llu (",
+		(unsigned long long)(x->c.ops[0] + x->c.ops[1]),
+		(unsigned long long)x->c.recovered,
+		(unsigned long long)counters_errors(&x->c));
+	for (k = 0; k < DIX_ERR_NR; k++)
+		fprintf(f, "%s%s %llu", k ? ", " : "", dix_errkind_name(k),
+			(unsigned long long)x->c.errors[k]);
+	fputs(")\n", f);
+	if (x->bad_extents)
+		fprintf(f, "bad extents: %llu (%llu blocks), listed on the rank's stderr\n",
+			(unsigned long long)x->bad_extents,
+			(unsigned long long)x->bad_blocks);
+	if (x->why[0])
+		fprintf(f, "failed: %s\n", x->why);
+}
+
 static void summary_human(struct dix_run *r, const struct dix_totals *t,
 			  const struct dix_totals *dt, int status)
 {
 	FILE *f = stdout;
-	int k, pre_ran = 0, pre_err = 0, multi = r->ndevs > 1;
+	int k, pre_ran = 0, pre_err = 0;
+	int multi = r->ndevs > 1 && !t->ranks;
 
 	for (k = 0; k < r->ndevs; k++) {
 		pre_ran |= r->devs[k].pres.ran;
@@ -860,14 +1011,25 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 		transitions_human(f, r, d->transitions, d->ntransitions,
 				  d->pres.ran);
 	}
-	if (multi)
+	for (k = 0; k < t->nranks; k++)
+		rank_human(f, &t->ranks[k]);
+	if (t->ranks)
+		fprintf(f, "--- total of %d ranks on %d host%s: %.2f s (rates: the ranks' summed) ---\n",
+			t->nranks, t->nhosts, t->nhosts == 1 ? "" : "s",
+			t->elapsed);
+	else if (multi)
 		fprintf(f, "--- total of %d devices: %.2f s ---\n", r->ndevs,
 			t->elapsed);
 	else
 		fprintf(f, "--- %s: %.2f s ---\n", r->devs[0].t.path,
 			t->elapsed);
 	rates_human(f, t);
-	if (!multi) {
+	if (t->ranks) {
+		if (t->ext_blocks + t->ext_dropped_blocks)
+			fprintf(f, "bad blocks: %llu (each rank listed its own)\n",
+				(unsigned long long)(t->ext_blocks +
+						     t->ext_dropped_blocks));
+	} else if (!multi) {
 		summary_extents(r, t, r->devs[0].t.lbs);
 	} else if (t->ext_blocks + t->ext_dropped_blocks) {
 		fprintf(f, "bad blocks: %llu, on",
@@ -889,6 +1051,8 @@ static void summary_human(struct dix_run *r, const struct dix_totals *t,
 void report_summary(struct dix_run *r, const struct dix_totals *t,
 		    const struct dix_totals *dt, int status)
 {
+	if (r->silent)
+		return;
 	if (json(r))
 		summary_json(r, t, dt, status);
 	else
