@@ -455,6 +455,10 @@ static int check_mpi(const struct dix_opts *o, const struct dix_engine *eng)
 		dix_err("--error-log: under MPI every rank would write the same file (each rank prints its bad extents on its stderr)");
 		return -EINVAL;
 	}
+	if (o->per_device) {
+		dix_err("--per-device: under MPI rank 0 prints a row per rank, not per device (run without mpirun for device lines)");
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -387,7 +387,7 @@ int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
 }
 
 int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
-		    int status)
+		    const struct dix_totals *dt, int status)
 {
 	struct dix_mpi *m = r->mpi;
 	struct dix_rank_row me, *rows = NULL;
@@ -401,6 +401,9 @@ int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
 	me.c = t->c;
 	me.unwritten = t->unwritten;
 	me.bad_extents = t->next + t->ext_dropped;
+	/* several devices: the extents stay with each (run.c gather()) */
+	for (i = 0; r->ndevs > 1 && i < r->ndevs; i++)
+		me.bad_extents += dt[i].next + dt[i].ext_dropped;
 	me.bad_blocks = t->ext_blocks + t->ext_dropped_blocks;
 	me.self_s = t->cpu.self_s;
 	me.self_user_s = t->cpu.self_user_s;

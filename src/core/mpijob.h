@@ -98,12 +98,13 @@ int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
 		 const char *why);
 
 /**
- * dix_mpi_summary() - collective at the end: every rank's totals @t and
- * @status to rank 0, which prints the summary per rank and in total.
+ * dix_mpi_summary() - collective at the end: every rank's totals @t (its
+ * devices' in @dt when it has several) and @status to rank 0, which prints
+ * the summary per rank and in total.
  * Return: the job's exit status (the same on every rank).
  */
 int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
-		    int status);
+		    const struct dix_totals *dt, int status);
 #else
 static inline int dix_mpi_init(struct dix_mpi **m, char *err, size_t errlen)
 {
@@ -134,9 +135,10 @@ static inline int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s,
 	return flags & DIX_MPI_STOP;
 }
 static inline int dix_mpi_summary(struct dix_run *r,
-				  const struct dix_totals *t, int status)
+				  const struct dix_totals *t,
+				  const struct dix_totals *dt, int status)
 {
-	(void)r; (void)t;
+	(void)r; (void)t; (void)dt;
 	return status;
 }
 #endif

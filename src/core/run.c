@@ -782,7 +782,7 @@ int run_load(struct dix_run *r)
 	status = exit_status(r, &tot, setup_failed);
 	if (r->mpi) {
 		/* rank 0 prints the job's summary; every rank gets its status */
-		status = dix_mpi_summary(r, &tot, status);
+		status = dix_mpi_summary(r, &tot, dt, status);
 	} else {
 		pthread_mutex_lock(&r->lock);
 		report_summary(r, &tot, dt, status);

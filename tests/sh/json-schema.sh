@@ -1,5 +1,5 @@
 #!/bin/sh
-# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets): no undocumented key, no missing "always" key.
+# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, an MPI job when built with MPI): no undocumented key, no missing "always" key.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 need_feature jsonc
@@ -25,10 +25,20 @@ printf 'XXXXXXXX' | dd of="$WORK/g.img" bs=1 seek=$((409600 + 300)) conv=notrunc
 run_dix "$WORK/6.json" "$WORK/6.err" --dev "$F,$WORK/g.img" --size 8m --rw randread \
 	--bs 16k --runtime 1 --output-format json
 [ $? = 3 ] || fail "the corrupted two-device run did not exit 3: $(tail -n 3 "$WORK/6.err")"
+# an MPI job (when this build has MPI): ranks[] rows, events with a host
+mpi_run=
+if "$DIXLOAD" --version | grep -q '^features:.* mpi' && command -v mpirun >/dev/null; then
+	MPIRUN="mpirun --oversubscribe -np 2"
+	[ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
+	$MPIRUN "$DIXLOAD" --dev "$WORK/m%r.img" --size 8m --rw randrw --bs 16k \
+		--runtime 3 --interval 500 --exec 'true@1.5' --output-format json \
+		>"$WORK/7.json" 2>"$WORK/7.err" || fail "MPI run: $(cat "$WORK/7.err")"
+	mpi_run=$WORK/7.json
+fi
 "$DIXLOAD" --dump-options | cut -f1 > "$WORK/options"
 
 python3 - "$top_srcdir/doc/json.md" "$WORK/options" "$WORK/1.json" "$WORK/2.json" \
-	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" <<'PY' || fail "output and doc/json.md disagree (above)"
+	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
 import json, re, sys
 doc, optfile, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 options = set(open(optfile).read().split())
