@@ -9,6 +9,13 @@ need_tools mpirun
 # as root (CI) Open MPI wants to be told; --oversubscribe: 4 ranks on 2 CPUs
 MPIRUN="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
+# A sanitized build: Open MPI leaves allocations at exit in plugins it has
+# dlclose()d, which LSan reports without a module to suppress them by (4.1:
+# 12 kB per rank).  Leak checks are off for the ranks; ASan and UBSan stay.
+if "$DIXLOAD" --version | grep -q '^sanitizers:'; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	export ASAN_OPTIONS
+fi
 
 $MPIRUN -np 4 "$DIXLOAD" --dev "$WORK/r%r.img" --size 16m --bs 4k \
 	--runtime 3 --interval 1000 --output-format json \
