@@ -417,12 +417,18 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
  */
 static int mpi_begin(const struct dix_opts *o, struct dix_mpi **mpi)
 {
+	static int once;
 	char err[256];
 
 	*mpi = NULL;
 	if (!o->mpi && !dix_mpi_launched())
 		return 0;
 #ifdef HAVE_MPI
+	/* MPI starts once per process: dixload sweep's second run cannot */
+	if (once++) {
+		dix_err("MPI: one run per process (run dixload sweep without mpirun)");
+		return -1;
+	}
 	if (dix_mpi_init(mpi, err, sizeof(err))) {
 		dix_err("MPI: %s", err);
 		return -1;
