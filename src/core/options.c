@@ -121,7 +121,7 @@ const struct dix_option dix_options[] = {
 	},
 	{
 		.name = "per-device", .type = OPT_FLAG, .off = OFF(per_device),
-		.help = "with several --dev: one meter line (JSON: a devices[] row) per device per interval besides the total",
+		.help = "with several --dev: also a meter line per device per interval, after the total (JSON intervals carry devices[] anyway)",
 	},
 	{
 		.name = "quiet", .type = OPT_FLAG, .off = OFF(quiet),
