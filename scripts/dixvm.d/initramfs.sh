@@ -20,7 +20,7 @@ intel_qat qat_c62x qat_dh895xcc qat_c3xxx qat_4xxx"
 # "crct10dif" shash registered and never asks the kernel to request one.
 DIXVM_CRC_ORDER="crct10dif_common crct10dif_generic crc_t10dif crc64
 crc64_rocksoft crc64_rocksoft_generic t10_pi"
-DIXVM_SCSI_ORDER="scsi_common scsi_mod $DIXVM_CRC_ORDER sd_mod"
+DIXVM_SCSI_ORDER="scsi_common scsi_mod $DIXVM_CRC_ORDER sd_mod sg"
 DIXVM_NVME_ORDER="$DIXVM_CRC_ORDER nvme_core nvme"
 
 # Bump when the module tree layout changes so cached archives are rebuilt.

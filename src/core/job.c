@@ -644,6 +644,15 @@ static int worker_setup(struct wctx *x)
 			return r;
 		}
 	}
+	/* how the engine drives the target, once per run (engine.h) */
+	if (x->ectx.note[0] && w->id == 0 && !x->pre) {
+		struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
+					.duration = -1 };
+
+		ev.t = run_elapsed(x->r);
+		ev.what = x->ectx.note;
+		run_event(x->r, &ev);
+	}
 	/* a crypto engine holds --iodepth per TFM (engine.h) */
 	depth = x->ectx.depth;
 	x->batch = o->iodepth_batch < depth ? o->iodepth_batch : depth;

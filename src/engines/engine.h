@@ -113,6 +113,9 @@ struct dix_io {
  * @o: the run's options (crypto engines read --alg, --tfms, --submit,
  *	--seed, --verify from them)
  * @job: the worker's id; @jobs: how many workers there are
+ * @note: set by init() when how the engine drives the target is worth
+ *	knowing and depends on the system ("sg path: async (/dev/sg0)"); the
+ *	job reports it once per run as a note event (empty: nothing to say)
  *
  * init() of a DIX_TGT_CRYPTO engine may raise @depth: --iodepth counts
  * requests in flight per TFM, and a worker holds several TFMs.
@@ -131,6 +134,7 @@ struct dix_eng_ctx {
 	const struct dix_opts *o;
 	int job;
 	int jobs;
+	char note[160];
 };
 
 /**
