@@ -477,6 +477,9 @@ static int sg_async_setup(struct dix_eng_ctx *ctx, struct sg_data *d,
 	return 0;
 }
 
+/* The thread fallback is told once per run, not once per worker. */
+static int sg_told;
+
 /* Choose and set up the path (see the top of this file). */
 static int sg_path_setup(struct dix_eng_ctx *ctx, struct sg_data *d)
 {
@@ -499,7 +502,7 @@ static int sg_path_setup(struct dix_eng_ctx *ctx, struct sg_data *d)
 	d->path = SG_THREADS;
 	snprintf(ctx->note, sizeof(ctx->note),
 		 "sg path: threads (no sg node: %.120s)", why);
-	if (ctx->job == 0)
+	if (!__atomic_exchange_n(&sg_told, 1, __ATOMIC_RELAXED))
 		dix_warn("sg: %s: no sg node (%s); --iodepth %u runs one thread per queue slot",
 			 d->name, why, d->nslot);
 	r = threadq_init(&d->q, d->nslot, sg_run, d);
