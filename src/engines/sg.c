@@ -27,8 +27,11 @@
  * async	--iodepth > 1: the sg driver's v3 interface on the disk's
  *		/dev/sgN (sgnode.c): write() of an sg_io_hdr per command,
  *		poll(), read() of the completions, all in the worker's thread.
- *		The driver takes at most SG_FD_QUEUE commands per open file, so
- *		deeper queues open the node more than once.
+ *		The node is opened once per queue slot (up to SG_FD_MAX times):
+ *		each open file has one reserved buffer, and a command that
+ *		finds it taken allocates and frees its own pages.  Measured in
+ *		the 6.1 VM, 4k randread QD8: 1435-3172 IOPS with the eight
+ *		commands on one open file, 4447-6325 with one file each.
  * threads	--iodepth > 1 without an sg node (module not loaded, no
  *		permission to create the node): blocking SG_IO on the block
  *		device, one thread per queue slot (threadq.c), with a warning.
@@ -39,6 +42,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +66,8 @@
 #define DIF_TUPLE	8	/* T10 DIF: guard 2, app 2, ref 4 */
 /* The sg driver's limit of commands per open file (SG_MAX_QUEUE in sg.c). */
 #define SG_FD_QUEUE	16
-#define SG_FD_MAX	(4096 / SG_FD_QUEUE)	/* --iodepth's maximum */
+/* Open files per worker: one per slot up to here (RLIMIT_NOFILE is 1024). */
+#define SG_FD_MAX	256
 
 static int sg_ioctl_transport(int fd, struct sg_io_hdr *hdr)
 {
@@ -71,16 +76,26 @@ static int sg_ioctl_transport(int fd, struct sg_io_hdr *hdr)
 
 int (*dix_sg_transport)(int fd, struct sg_io_hdr *hdr) = sg_ioctl_transport;
 
-static int sg_async_open(int blkfd, char *node, size_t nlen, char *why,
-			 size_t wlen)
+static int sg_async_open(int blkfd, size_t reserve, char *node, size_t nlen,
+			 char *why, size_t wlen)
 {
 	struct stat st;
+	int fd, n = reserve > INT_MAX ? INT_MAX : (int)reserve;
 
 	if (fstat(blkfd, &st) || !S_ISBLK(st.st_mode)) {
 		snprintf(why, wlen, "the target is not a block device");
 		return -ENOTBLK;
 	}
-	return sg_node_open("/sys", "/dev", st.st_rdev, node, nlen, why, wlen);
+	fd = sg_node_open("/sys", "/dev", st.st_rdev, node, nlen, why, wlen);
+	/*
+	 * A command larger than the open file's reserved buffer (32 KiB
+	 * unless sg's def_reserved_size says otherwise) allocates pages of
+	 * its own every time.  The kernel caps the size at the disk's
+	 * max_sectors; failing to grow it only costs speed.
+	 */
+	if (fd >= 0 && n > 0)
+		ioctl(fd, SG_SET_RESERVED_SIZE, &n);
+	return fd;
 }
 
 static int sg_async_submit(int fd, struct sg_io_hdr *h)
@@ -107,19 +122,13 @@ static int sg_async_reap(int fd, struct sg_io_hdr *h)
 	return n == sizeof(*h) ? 1 : -EIO;
 }
 
-static int sg_async_wait(const int *fd, unsigned int n)
+static int sg_async_poll(struct pollfd *p, unsigned int n, int timeout)
 {
-	struct pollfd p[SG_FD_MAX];
-	unsigned int i;
+	int r = poll(p, n, timeout);
 
-	for (i = 0; i < n && i < SG_FD_MAX; i++) {
-		p[i].fd = fd[i];
-		p[i].events = POLLIN;
-		p[i].revents = 0;
-	}
-	if (poll(p, i, -1) < 0 && errno != EINTR)
-		return -errno;
-	return 0;
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	return r;
 }
 
 static void sg_async_close(int fd)
@@ -131,7 +140,7 @@ static const struct dix_sg_async_ops sg_async_kernel = {
 	.open = sg_async_open,
 	.submit = sg_async_submit,
 	.reap = sg_async_reap,
-	.wait = sg_async_wait,
+	.poll = sg_async_poll,
 	.close = sg_async_close,
 };
 
@@ -163,7 +172,10 @@ struct sg_data {
 	/* async */
 	int sgfd[SG_FD_MAX];
 	unsigned int nsgfd;
+	unsigned int per_fd;		/* slots per open file */
+	unsigned int fd_inflight[SG_FD_MAX];
 	unsigned int inflight;
+	struct pollfd pfd[SG_FD_MAX];
 	struct dix_io **ready;
 };
 
@@ -451,21 +463,30 @@ static void sg_free(struct sg_data *d)
 }
 
 /*
- * --iodepth > 1: the disk's sg node, opened once per SG_FD_QUEUE slots.
+ * --iodepth > 1: the disk's sg node, opened once per slot, or per
+ * SG_FD_QUEUE slots at most when there are more slots than SG_FD_MAX.
  * Return: 0, or -errno with the reason in @why (then nothing is open).
  */
 static int sg_async_setup(struct dix_eng_ctx *ctx, struct sg_data *d,
 			  char *node, size_t nlen, char *why, size_t wlen)
 {
-	unsigned int n = (d->nslot + SG_FD_QUEUE - 1) / SG_FD_QUEUE, i;
+	size_t reserve = 0;
+	unsigned int n, i;
 	int fd;
 
-	if (n > SG_FD_MAX) {
+	/* the load's commands on the wire, tuples included */
+	if (ctx->o)
+		reserve = (size_t)ctx->o->bs / d->lbs *
+			  (d->lbs + (d->prot ? DIF_TUPLE : 0));
+	d->per_fd = (d->nslot + SG_FD_MAX - 1) / SG_FD_MAX;
+	if (d->per_fd > SG_FD_QUEUE) {
 		snprintf(why, wlen, "more than %u slots", SG_FD_MAX * SG_FD_QUEUE);
 		return -EINVAL;
 	}
+	n = (d->nslot + d->per_fd - 1) / d->per_fd;
 	for (i = 0; i < n; i++) {
-		fd = dix_sg_async->open(ctx->fd, node, nlen, why, wlen);
+		fd = dix_sg_async->open(ctx->fd, reserve, node, nlen, why,
+					wlen);
 		if (fd < 0) {
 			while (d->nsgfd)
 				dix_sg_async->close(d->sgfd[--d->nsgfd]);
@@ -593,9 +614,10 @@ static int sg_async_queue(struct sg_data *d, struct dix_io *io)
 		return io->res;
 	s->h.pack_id = (int)io->idx;
 	s->h.usr_ptr = io;
-	r = dix_sg_async->submit(d->sgfd[io->idx / SG_FD_QUEUE], &s->h);
+	r = dix_sg_async->submit(d->sgfd[io->idx / d->per_fd], &s->h);
 	if (r < 0)
 		return r;
+	d->fd_inflight[io->idx / d->per_fd]++;
 	d->inflight++;
 	return DIX_Q_QUEUED;
 }
@@ -627,41 +649,65 @@ static int sg_commit(struct dix_eng_ctx *ctx)
 	return 0;
 }
 
+/* Read what open file @i holds complete into d->ready.  Return: -errno or 0. */
+static int sg_async_drain(struct sg_data *d, unsigned int i, unsigned int *n)
+{
+	struct sg_io_hdr h;
+	int r;
+
+	while (d->fd_inflight[i] &&
+	       (r = dix_sg_async->reap(d->sgfd[i], &h)) != 0) {
+		struct dix_io *io = h.usr_ptr;
+		struct sg_slot *s;
+
+		if (r < 0)
+			return r;
+		if (!io || io->idx >= d->nslot || h.pack_id != (int)io->idx ||
+		    io->idx / d->per_fd != i)
+			return -EPROTO;
+		s = &d->slot[io->idx];
+		sg_finish(d, io, &h, s->xfer, s->buf);
+		d->ready[(*n)++] = io;
+		d->fd_inflight[i]--;
+		d->inflight--;
+	}
+	return 0;
+}
+
 /*
- * Read every completion the driver holds, then wait until at least @min
- * are in (or nothing is left in flight).  Return: how many, or -errno.
+ * Collect completions until at least @min are in (or nothing is left in
+ * flight): poll the open files with commands in the driver, read the ready
+ * ones.  Return: how many, or -errno.
  */
 static int sg_async_getevents(struct sg_data *d, unsigned int min)
 {
-	struct sg_io_hdr h;
-	unsigned int i, n = 0;
+	unsigned int i, k, n = 0;
 	int r;
 
-	for (;;) {
-		for (i = 0; i < d->nsgfd && d->inflight; i++) {
-			r = 0;
-			while (d->inflight &&
-			       (r = dix_sg_async->reap(d->sgfd[i], &h)) > 0) {
-				struct dix_io *io = h.usr_ptr;
-				struct sg_slot *s;
-
-				if (!io || io->idx >= d->nslot ||
-				    h.pack_id != (int)io->idx)
-					return -EPROTO;
-				s = &d->slot[io->idx];
-				sg_finish(d, io, &h, s->xfer, s->buf);
-				d->ready[n++] = io;
-				d->inflight--;
+	while (d->inflight) {
+		for (i = k = 0; i < d->nsgfd; i++)
+			if (d->fd_inflight[i]) {
+				d->pfd[k].fd = d->sgfd[i];
+				d->pfd[k].events = POLLIN;
+				d->pfd[k].revents = 0;
+				k++;
 			}
-			if (r < 0)
-				return r;
+		r = dix_sg_async->poll(d->pfd, k, n >= min ? 0 : -1);
+		if (r <= 0)
+			return r < 0 ? r : (int)n;
+		for (i = k = 0; i < d->nsgfd; i++) {
+			if (!d->fd_inflight[i])
+				continue;
+			if (d->pfd[k++].revents & (POLLIN | POLLERR | POLLHUP)) {
+				r = sg_async_drain(d, i, &n);
+				if (r < 0)
+					return r;
+			}
 		}
-		if (n >= min || !d->inflight)
-			return n;
-		r = dix_sg_async->wait(d->sgfd, d->nsgfd);
-		if (r < 0)
-			return r;
+		if (n >= min)
+			break;
 	}
+	return n;
 }
 
 static int sg_getevents(struct dix_eng_ctx *ctx, unsigned int min)

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,7 +253,9 @@ static struct {
 	int open_ok;		/* 0: no sg node (the engine takes threads) */
 	int opens, closes;
 	struct sg_io_hdr q[64];	/* submitted, not yet reaped (copies) */
+	int qfd[64];		/* ... and the descriptor each came on */
 	int n, max_n;
+	size_t reserve;		/* the last open's reserved buffer size */
 	int bad_fd;		/* a call on a descriptor never opened */
 	pthread_t owner;	/* every call must come from this thread */
 	int other_thread;
@@ -267,10 +270,11 @@ static int aemu_fd_ok(int fd)
 	return 1;
 }
 
-static int aemu_open(int blkfd, char *node, size_t nlen, char *why,
-		     size_t wlen)
+static int aemu_open(int blkfd, size_t reserve, char *node, size_t nlen,
+		     char *why, size_t wlen)
 {
 	(void)blkfd;
+	aemu.reserve = reserve;
 	if (!aemu.open_ok) {
 		snprintf(why, wlen, "emulated: no scsi_generic entry");
 		return -ENODEV;
@@ -284,28 +288,47 @@ static int aemu_submit(int fd, struct sg_io_hdr *h)
 	aemu_fd_ok(fd);
 	if (aemu.n == 64)
 		return -EDOM;
+	aemu.qfd[aemu.n] = fd;
 	aemu.q[aemu.n++] = *h;	/* the driver copies the header on write() */
 	if (aemu.n > aemu.max_n)
 		aemu.max_n = aemu.n;
 	return 0;
 }
 
-/* the newest first: the engine must match completions by usr_ptr */
+/* the newest of @fd's first: the engine must match completions by usr_ptr */
 static int aemu_reap(int fd, struct sg_io_hdr *h)
 {
+	int i;
+
 	aemu_fd_ok(fd);
-	if (!aemu.n)
+	for (i = aemu.n - 1; i >= 0 && aemu.qfd[i] != fd; i--)
+		;
+	if (i < 0)
 		return 0;
-	*h = aemu.q[--aemu.n];
+	*h = aemu.q[i];
+	memmove(&aemu.q[i], &aemu.q[i + 1], (aemu.n - i - 1) * sizeof(aemu.q[0]));
+	memmove(&aemu.qfd[i], &aemu.qfd[i + 1], (aemu.n - i - 1) * sizeof(aemu.qfd[0]));
+	aemu.n--;
 	emu_sgio(fd, h);
 	return 1;
 }
 
-static int aemu_wait(const int *fd, unsigned int n)
+static int aemu_poll(struct pollfd *p, unsigned int n, int timeout)
 {
-	(void)fd;
-	(void)n;
-	return aemu.n ? 0 : -EDEADLK;	/* would sleep for ever */
+	unsigned int i;
+	int j, ready = 0;
+
+	for (i = 0; i < n; i++) {
+		aemu_fd_ok(p[i].fd);
+		p[i].revents = 0;
+		for (j = 0; j < aemu.n; j++)
+			if (aemu.qfd[j] == p[i].fd)
+				p[i].revents = POLLIN;
+		ready += !!p[i].revents;
+	}
+	if (!ready && timeout < 0)
+		return -EDEADLK;	/* would sleep for ever */
+	return ready;
 }
 
 static void aemu_close(int fd)
@@ -318,7 +341,7 @@ static const struct dix_sg_async_ops aemu_ops = {
 	.open = aemu_open,
 	.submit = aemu_submit,
 	.reap = aemu_reap,
-	.wait = aemu_wait,
+	.poll = aemu_poll,
 	.close = aemu_close,
 };
 
@@ -665,18 +688,78 @@ static void test_off(void)
 	engine_sg.cleanup(&ctx);
 }
 
-/* --iodepth 40: the driver takes 16 commands per open file, so three */
+/*
+ * One open file per slot (each has one reserved buffer), but no more than
+ * 256: then up to 16 slots share one (the driver's limit per file).
+ */
 static void test_async_files(void)
 {
+	static const struct { unsigned int depth, files; } c[] = {
+		{ 40, 40 }, { 600, 200 }, { 4096, 256 },
+	};
 	struct dix_eng_ctx ctx;
-	int opens = aemu.opens, closes = aemu.closes;
+	char want[32];
+	unsigned int i;
 
 	emu_format(1);
-	is_int(ctx_init(&ctx, PI_OFF, 40), 0, "depth 40: init");
-	ok(strstr(ctx.note, "3 open files") != NULL, "depth 40: three open files (%s)", ctx.note);
-	is_int(aemu.opens - opens, 3, "depth 40: the node opened three times");
+	for (i = 0; i < 3; i++) {
+		int opens = aemu.opens, closes = aemu.closes;
+
+		is_int(ctx_init(&ctx, PI_OFF, c[i].depth), 0, "depth N: init");
+		snprintf(want, sizeof(want), "%u open files", c[i].files);
+		ok(strstr(ctx.note, want) != NULL, "depth %u: %s (%s)",
+		   c[i].depth, want, ctx.note);
+		is_int(aemu.opens - opens, c[i].files, "depth N: the node opened once per file");
+		engine_sg.cleanup(&ctx);
+		is_int(aemu.closes - closes, c[i].files, "depth N: cleanup closes them all");
+	}
+}
+
+/* 16 slots on one open file (depth 4096): completions come from the right one */
+static void test_shared_file(void)
+{
+	struct dix_eng_ctx ctx;
+	struct bufs b[40];
+	int i, n, got = 0, good = 0;
+
+	emu_format(1);
+	is_int(ctx_init(&ctx, PI_OFF, 4096), 0, "shared: init depth 4096");
+	for (i = 0; i < 40; i++) {
+		io_setup(&b[i], i * 7, 1);	/* slots on files 0 .. 17 */
+		b[i].io.dir = DIX_WRITE;
+		b[i].io.offset = (uint64_t)i * LBS;
+		is_int(engine_sg.queue(&ctx, &b[i].io), DIX_Q_QUEUED, "shared: queued");
+	}
+	engine_sg.commit(&ctx);
+	while (got < 40 && (n = engine_sg.getevents(&ctx, 1)) > 0)
+		for (i = 0; i < n; i++, got++)
+			good += engine_sg.event(&ctx, i)->res == LBS;
+	is_int(good, 40, "shared: forty commands on shared files all complete");
+	is_int(aemu.n, 0, "shared: nothing left in the driver");
+	for (i = 0; i < 40; i++)
+		io_free(&b[i]);
 	engine_sg.cleanup(&ctx);
-	is_int(aemu.closes - closes, 3, "depth 40: cleanup closes all three");
+}
+
+/* the reserved buffer fits a command of the load, tuples included */
+static void test_reserve(void)
+{
+	struct dix_eng_ctx ctx;
+	struct dix_opts o;
+
+	emu_format(1);
+	memset(&o, 0, sizeof(o));
+	o.bs = 64 * 1024;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.fd = -1;
+	ctx.depth = 2;
+	ctx.lbs = LBS;
+	ctx.path = "emul";
+	ctx.pi_mode = PI_APP;
+	ctx.o = &o;
+	is_int(engine_sg.init(&ctx), 0, "reserve: init");
+	is_int(aemu.reserve, 128 * (LBS + TUPLE), "reserve: 64 KiB of data and its tuples");
+	engine_sg.cleanup(&ctx);
 }
 
 int main(void)
@@ -693,6 +776,8 @@ int main(void)
 	test_type2();
 	test_off();
 	test_async_files();
+	test_shared_file();
+	test_reserve();
 	is_int(aemu.n, 0, "async: nothing left in the driver");
 	is_int(aemu.bad_fd, 0, "async: every call on a descriptor the engine opened");
 	is_int(aemu.other_thread, 0, "async: every call from the worker's thread");
