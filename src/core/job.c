@@ -631,6 +631,7 @@ static int worker_setup(struct wctx *x)
 	x->ectx.path = x->r->t->path;
 	x->ectx.pi_mode = o->pi;
 	x->ectx.max_xfer = pass_through_limit(x->r->t);
+	x->ectx.io_size = x->bs;
 	x->ectx.o = o;
 	x->ectx.job = w->id;
 	x->ectx.jobs = x->r->nworkers;

@@ -35,10 +35,9 @@ extern int (*dix_sg_transport)(int fd, struct sg_io_hdr *hdr);
  * struct dix_sg_async_ops - the sg driver's asynchronous interface, used
  * at --iodepth > 1 (the unit test stands in for the driver here too).
  * @open: open the sg node of the disk whose block device is open as
- *	@blkfd, non-blocking, with a reserved buffer of @reserve bytes if it
- *	can be had (0: the driver's default); its path into @node, and on
- *	failure the reason into @why.  Return: a descriptor, or -errno.
- *	Called once per queue slot (per up to 16 beyond 256 slots).
+ *	@blkfd, non-blocking; its path into @node, and on failure the reason
+ *	into @why.  Return: a descriptor, or -errno.  Called once per queue
+ *	slot (per up to 16 slots beyond 256).
  * @submit: start the command @hdr (write() of the header): 0 or -errno;
  *	@hdr, its CDB, sense and data buffers stay the engine's until reaped
  * @reap: one completed command's header into @hdr, its pack_id and
@@ -49,8 +48,8 @@ extern int (*dix_sg_transport)(int fd, struct sg_io_hdr *hdr);
  * @close: close a descriptor @open gave
  */
 struct dix_sg_async_ops {
-	int (*open)(int blkfd, size_t reserve, char *node, size_t nlen,
-		    char *why, size_t wlen);
+	int (*open)(int blkfd, char *node, size_t nlen, char *why,
+		    size_t wlen);
 	int (*submit)(int fd, struct sg_io_hdr *hdr);
 	int (*reap)(int fd, struct sg_io_hdr *hdr);
 	int (*poll)(struct pollfd *p, unsigned int n, int timeout);

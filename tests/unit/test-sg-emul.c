@@ -255,7 +255,6 @@ static struct {
 	struct sg_io_hdr q[64];	/* submitted, not yet reaped (copies) */
 	int qfd[64];		/* ... and the descriptor each came on */
 	int n, max_n;
-	size_t reserve;		/* the last open's reserved buffer size */
 	int bad_fd;		/* a call on a descriptor never opened */
 	pthread_t owner;	/* every call must come from this thread */
 	int other_thread;
@@ -270,11 +269,10 @@ static int aemu_fd_ok(int fd)
 	return 1;
 }
 
-static int aemu_open(int blkfd, size_t reserve, char *node, size_t nlen,
-		     char *why, size_t wlen)
+static int aemu_open(int blkfd, char *node, size_t nlen, char *why,
+		     size_t wlen)
 {
 	(void)blkfd;
-	aemu.reserve = reserve;
 	if (!aemu.open_ok) {
 		snprintf(why, wlen, "emulated: no scsi_generic entry");
 		return -ENODEV;
@@ -741,25 +739,36 @@ static void test_shared_file(void)
 	engine_sg.cleanup(&ctx);
 }
 
-/* the reserved buffer fits a command of the load, tuples included */
-static void test_reserve(void)
+/*
+ * Commands over 8 KiB take the threads even with an sg node (the node
+ * copies, SG_IO maps), without the no-node warning; --pi app counts the
+ * tuples on the wire.
+ */
+static void test_size_policy(void)
 {
+	static const struct { uint64_t io; int mode; const char *path; } c[] = {
+		{ 4096, PI_OFF, "async" }, { 8192, PI_OFF, "async" },
+		{ 16384, PI_OFF, "threads" }, { 8192, PI_APP, "threads" },
+		{ 4096, PI_APP, "async" },
+	};
 	struct dix_eng_ctx ctx;
-	struct dix_opts o;
+	unsigned int i;
 
-	emu_format(1);
-	memset(&o, 0, sizeof(o));
-	o.bs = 64 * 1024;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.fd = -1;
-	ctx.depth = 2;
-	ctx.lbs = LBS;
-	ctx.path = "emul";
-	ctx.pi_mode = PI_APP;
-	ctx.o = &o;
-	is_int(engine_sg.init(&ctx), 0, "reserve: init");
-	is_int(aemu.reserve, 128 * (LBS + TUPLE), "reserve: 64 KiB of data and its tuples");
-	engine_sg.cleanup(&ctx);
+	for (i = 0; i < 5; i++) {
+		emu_format(1);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.fd = -1;
+		ctx.depth = 4;
+		ctx.lbs = LBS;
+		ctx.path = "emul";
+		ctx.pi_mode = c[i].mode;
+		ctx.io_size = c[i].io;
+		is_int(engine_sg.init(&ctx), 0, "size policy: init");
+		ok(!strcmp(path_of(&ctx), c[i].path), "%llu-byte I/Os, --pi %s: path %s (%s)",
+		   (unsigned long long)c[i].io, c[i].mode == PI_APP ? "app" : "off",
+		   c[i].path, ctx.note);
+		engine_sg.cleanup(&ctx);
+	}
 }
 
 int main(void)
@@ -777,7 +786,7 @@ int main(void)
 	test_off();
 	test_async_files();
 	test_shared_file();
-	test_reserve();
+	test_size_policy();
 	is_int(aemu.n, 0, "async: nothing left in the driver");
 	is_int(aemu.bad_fd, 0, "async: every call on a descriptor the engine opened");
 	is_int(aemu.other_thread, 0, "async: every call from the worker's thread");
