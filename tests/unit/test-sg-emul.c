@@ -739,6 +739,28 @@ static void test_shared_file(void)
 	engine_sg.cleanup(&ctx);
 }
 
+/* cleanup with commands still in the driver reads them back first */
+static void test_cleanup_drains(void)
+{
+	struct dix_eng_ctx ctx;
+	struct bufs b[3];
+	int i;
+
+	emu_format(1);
+	is_int(ctx_init(&ctx, PI_OFF, 4), 0, "drain: init depth 4");
+	for (i = 0; i < 3; i++) {
+		io_setup(&b[i], i, 1);
+		b[i].io.dir = DIX_READ;
+		b[i].io.offset = (uint64_t)i * LBS;
+		engine_sg.queue(&ctx, &b[i].io);
+	}
+	is_int(aemu.n, 3, "drain: three commands in the driver");
+	engine_sg.cleanup(&ctx);
+	is_int(aemu.n, 0, "drain: cleanup read all three back before closing");
+	for (i = 0; i < 3; i++)
+		io_free(&b[i]);
+}
+
 /*
  * Commands over 8 KiB take the threads even with an sg node (the node
  * copies, SG_IO maps), without the no-node warning; --pi app counts the
@@ -787,6 +809,7 @@ int main(void)
 	test_async_files();
 	test_shared_file();
 	test_size_policy();
+	test_cleanup_drains();
 	is_int(aemu.n, 0, "async: nothing left in the driver");
 	is_int(aemu.bad_fd, 0, "async: every call on a descriptor the engine opened");
 	is_int(aemu.other_thread, 0, "async: every call from the worker's thread");
