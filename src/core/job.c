@@ -645,6 +645,7 @@ static int worker_setup(struct wctx *x)
 	x->ectx.path = x->w->dev->t.path;
 	x->ectx.pi_mode = o->pi;
 	x->ectx.max_xfer = pass_through_limit(&x->w->dev->t);
+	x->ectx.io_size = x->bs;
 	x->ectx.o = o;
 	x->ectx.job = w->id;
 	x->ectx.jobs = x->w->dev->nworkers;
@@ -657,6 +658,15 @@ static int worker_setup(struct wctx *x)
 				 strerror(-r));
 			return r;
 		}
+	}
+	/* how the engine drives the target, once per run (engine.h) */
+	if (x->ectx.note[0] && w->id == 0 && !x->pre) {
+		struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
+					.duration = -1 };
+
+		ev.t = run_elapsed(x->r);
+		ev.what = x->ectx.note;
+		run_event(x->r, &ev);
 	}
 	/* a crypto engine holds --iodepth per TFM (engine.h) */
 	depth = x->ectx.depth;
