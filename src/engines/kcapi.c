@@ -18,6 +18,8 @@
  * counts it.  MB/s counts the bytes of the requests (plaintext for an AEAD,
  * its associated data and tag not counted).  Keys, IVs and associated data
  * derive from --seed and the request number (offset / --bs).
+ * authenc(hmac(sha256),cbc(aes)) takes AES-128 and a 32-byte HMAC key in
+ * the kernel's rtattr key blob (authenc_key.c), the whole 32-byte tag.
  *
  * Every result is checked (--verify on, the default) against an
  * implementation that shares nothing with the kernel: OpenSSL's libcrypto
@@ -33,6 +35,7 @@
 #include <errno.h>
 #include <kcapi.h>
 #include <stdarg.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
@@ -41,6 +44,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "authenc_key.h"
 #include "byteorder.h"
 #include "crc.h"
 #include "cryptobind.h"
@@ -71,7 +75,9 @@ enum { IV_STD, IV_SAME, IV_XTS_TWEAK, IV_NCAND };
  * struct kc_alg - one algorithm the engine drives.
  * @name: the kernel's name (--alg)
  * @type: skcipher, aead or hash
- * @keylen: key bytes (for rfc4106 the 4-byte salt included)
+ * @keylen: key bytes (for rfc4106 the 4-byte salt included; for authenc
+ *	the cipher's key)
+ * @authkeylen: authenc: the MAC's key bytes (0: not an authenc AEAD)
  * @ivlen: IV bytes the kernel takes
  * @taglen: AEAD tag bytes
  * @assoclen: AEAD associated data bytes (rfc4106: its last 8 are the IV,
@@ -85,7 +91,8 @@ enum { IV_STD, IV_SAME, IV_XTS_TWEAK, IV_NCAND };
 struct kc_alg {
 	const char *name;
 	enum kc_type type;
-	unsigned int keylen, ivlen, taglen, assoclen, align, digest;
+	unsigned int keylen, authkeylen, ivlen, taglen, assoclen, align,
+		     digest;
 	const EVP_CIPHER *(*evp)(void);
 	enum kc_ref ref;
 	enum kc_chain chain;
@@ -105,6 +112,15 @@ static const struct kc_alg kc_algs[] = {
 	SKC("ctr(aes)", 16, 16, 1, EVP_aes_128_ctr, CH_CTR),
 	AEAD("gcm(aes)", 16, 12),
 	AEAD("rfc4106(gcm(aes))", 20, 8),
+	/*
+	 * encrypt-then-MAC: the tag is HMAC-SHA256 (all 32 bytes) over the
+	 * associated data and the ciphertext; the IV is CBC's, and CBC leaves
+	 * the last ciphertext block in the socket's IV like cbc(aes)
+	 */
+	{ .name = "authenc(hmac(sha256),cbc(aes))", .type = KC_AEAD,
+	  .keylen = 16, .authkeylen = 32, .ivlen = 16, .taglen = 32,
+	  .assoclen = 16, .align = 16, .evp = EVP_aes_128_cbc,
+	  .ref = REF_EVP, .chain = CH_CBC },
 	HASH("crc32c", 0, 4, REF_CRC32C),
 	HASH("crct10dif", 0, 2, REF_CRC16),
 	HASH("sha256", 0, 32, REF_SHA256),
@@ -139,6 +155,7 @@ struct kc {
 	struct dix_io **prev;		/* per slot: the request before it in
 					 * its AIO batch (its IV is inherited) */
 	EVP_CIPHER_CTX *evp;
+	unsigned char *mac;		/* authenc: associated data || ciphertext */
 	struct dix_io **ready;
 	int nready;
 	struct iovec *iin, *iout;
@@ -192,16 +209,29 @@ static void alg_names(char *out, size_t len)
 			      kc_algs[i].name);
 }
 
-/* The kernel's key for the algorithm (authenc would need an rtattr). */
+/*
+ * authenc's keys in k->key: the cipher's first (where OpenSSL's cipher
+ * check takes it from, as for the other algorithms), the MAC's at 32.
+ */
+#define AUTHKEY_OFF	32
+
+/* The kernel's key for the algorithm (authenc: the rtattr blob). */
 static int tfm_setkey(struct kc *k, struct kc_tfm *t)
 {
+	unsigned char blob[AUTHENC_KEY_HDR + 64];
+	int n;
+
 	if (!k->a->keylen)
 		return 0;
 	switch (k->a->type) {
 	case KC_SKCIPHER:
 		return kcapi_cipher_setkey(t->h, k->key, k->a->keylen);
 	case KC_AEAD:
-		return kcapi_aead_setkey(t->h, k->key, k->a->keylen);
+		if (!k->a->authkeylen)
+			return kcapi_aead_setkey(t->h, k->key, k->a->keylen);
+		n = authenc_key(blob, sizeof(blob), k->key + AUTHKEY_OFF,
+				k->a->authkeylen, k->key, k->a->keylen);
+		return n < 0 ? -EINVAL : kcapi_aead_setkey(t->h, blob, n);
 	default:
 		return kcapi_md_setkey(t->h, k->key, k->a->keylen);
 	}
@@ -363,7 +393,8 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	k->evp = EVP_CIPHER_CTX_new();
 	if (!k->tfm || !k->in || !k->out || !k->iv || !k->ready || !k->owner || !k->prev || !k->iin ||
 	    !k->iout || !k->evp ||
-	    posix_memalign((void **)&k->ref, 4096, k->bs + KC_EXTRA))
+	    posix_memalign((void **)&k->ref, 4096, k->bs + KC_EXTRA) ||
+	    !(k->mac = malloc(k->bs + KC_EXTRA)))
 		return -ENOMEM;
 	for (i = 0; i < depth; i++)
 		if (posix_memalign((void **)&k->in[i], 4096, k->bs + KC_EXTRA) ||
@@ -410,6 +441,7 @@ static void kc_cleanup(struct dix_eng_ctx *ctx)
 	free(k->out);
 	free(k->iv);
 	free(k->ref);
+	free(k->mac);
 	free(k->ready);
 	free(k->owner);
 	free(k->prev);
@@ -473,6 +505,47 @@ static size_t first_diff(const unsigned char *a, const unsigned char *b,
  * are the IV) and the tag after @out (encrypt) or taken from @tag
  * (decrypt).  Return: 0, -EBADMSG when OpenSSL rejects an AEAD tag.
  */
+/*
+ * authenc(hmac(sha256),cbc(aes)) from its parts, as the kernel composes
+ * it: encrypt is AES-CBC, then the tag = HMAC-SHA256(MAC key, associated
+ * data || ciphertext); decrypt checks the tag first.  Arguments as for
+ * evp_crypt().
+ */
+static int authenc_crypt(struct kc *k, int enc, const unsigned char *iv,
+			 const unsigned char *aad, const unsigned char *in,
+			 size_t len, unsigned char *out,
+			 const unsigned char *tag)
+{
+	const struct kc_alg *a = k->a;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdl = sizeof(md);
+	int ol = 0, fl = 0;
+
+	memcpy(k->mac, aad, a->assoclen);
+	if (!enc) {
+		memcpy(k->mac + a->assoclen, in, len);
+		if (!HMAC(EVP_sha256(), k->key + AUTHKEY_OFF, a->authkeylen,
+			  k->mac, a->assoclen + len, md, &mdl))
+			return -EINVAL;
+		if (CRYPTO_memcmp(md, tag, a->taglen))
+			return -EBADMSG;
+	}
+	if (!EVP_CipherInit_ex(k->evp, a->evp(), NULL, k->key, iv, enc))
+		return -EINVAL;
+	EVP_CIPHER_CTX_set_padding(k->evp, 0);
+	if (!EVP_CipherUpdate(k->evp, out, &ol, in, len) ||
+	    !EVP_CipherFinal_ex(k->evp, out + ol, &fl))
+		return -EINVAL;
+	if (!enc)
+		return 0;
+	memcpy(k->mac + a->assoclen, out, len);
+	if (!HMAC(EVP_sha256(), k->key + AUTHKEY_OFF, a->authkeylen, k->mac,
+		  a->assoclen + len, md, &mdl))
+		return -EINVAL;
+	memcpy(out + len, md, a->taglen);
+	return 0;
+}
+
 static int evp_crypt(struct kc *k, int enc, const unsigned char *iv,
 		     const unsigned char *aad, const unsigned char *in,
 		     size_t len, unsigned char *out, const unsigned char *tag)
@@ -483,6 +556,8 @@ static int evp_crypt(struct kc *k, int enc, const unsigned char *iv,
 	unsigned int adlen = a->assoclen;
 	int ol = 0, fl = 0;
 
+	if (a->authkeylen)
+		return authenc_crypt(k, enc, iv, aad, in, len, out, tag);
 	if (a->type == KC_AEAD && a->keylen == 20) {	/* rfc4106 */
 		memcpy(nonce, k->key + 16, 4);
 		memcpy(nonce + 4, iv, 8);
@@ -631,9 +706,14 @@ static int cand_iv(struct kc *k, const struct dix_io *prev, int c,
 		return 0;
 	case IV_STD:
 		if (k->a->chain == CH_CBC) {	/* the last ciphertext block */
-			memcpy(iv, (prev->dir == DIX_WRITE ? k->out[prev->idx] :
-				    (unsigned char *)prev->buf) + prev->len - 16,
-			       16);
+			unsigned int ad = k->a->type == KC_AEAD ?
+					  k->a->assoclen : 0;
+			const unsigned char *ct =
+				prev->dir == DIX_WRITE ? k->out[prev->idx] + ad :
+				ad ? k->in[prev->idx] + ad :
+				(unsigned char *)prev->buf;
+
+			memcpy(iv, ct + prev->len - 16, 16);
 			return 0;
 		}
 		if (k->a->chain != CH_CTR)
@@ -943,7 +1023,8 @@ static int aio_call(struct kc *k, struct kc_tfm *t, int dir,
 	}
 	/* libkcapi returns the total; a failure fails the whole batch */
 	for (i = 0; i < n; i++) {
-		k->prev[v[i]->idx] = i && k->a->type == KC_SKCIPHER ?
+		k->prev[v[i]->idx] = i && (k->a->type == KC_SKCIPHER ||
+					   k->a->chain != CH_NONE) ?
 				     v[i - 1] : NULL;
 		if (r < 0)
 			finish(k, v[i], r, 0);
@@ -1008,7 +1089,7 @@ static struct dix_io *kc_event(struct dix_eng_ctx *ctx, int i)
 const struct dix_engine engine_kcapi = {
 	.version = DIX_ENGINE_VERSION,
 	.name = "kcapi",
-	.help = "the kernel crypto API through AF_ALG (libkcapi): --alg xts(aes), cbc(aes), ctr(aes), gcm(aes), rfc4106(gcm(aes)), crc32c, crct10dif, sha256, hmac(sha256); --tfms, --iodepth per TFM, --submit sync|async; --rw write = encrypt, read = decrypt (hashes: digest); every result checked against OpenSSL or dixload's CRCs",
+	.help = "the kernel crypto API through AF_ALG (libkcapi): --alg xts(aes), cbc(aes), ctr(aes), gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes)), crc32c, crct10dif, sha256, hmac(sha256); --tfms, --iodepth per TFM, --submit sync|async; --rw write = encrypt, read = decrypt (hashes: digest); every result checked against OpenSSL or dixload's CRCs",
 	.targets = DIX_TGT_CRYPTO,
 	.app_pi = DIX_APP_PI_NONE,
 	.needs = "AF_ALG (af_alg, algif_skcipher/aead/hash) and the algorithm's driver",
