@@ -9,8 +9,10 @@
  * of the 2023 thread did) or async (libkcapi's AIO path: the queued
  * requests of a TFM go to the kernel in one io_submit, at most
  * --iodepth-batch of them, and the call returns when all completed).
- * libkcapi's AIO call waits for its own batch, so the TFMs of one job take
- * turns; --jobs = --tfms runs them in parallel.
+ * libkcapi's AIO call waits for its own batch, so each TFM has a thread
+ * making its calls (tfm_thread()): all --tfms of a job are in the kernel
+ * at once, while the job thread checks the results of those that are
+ * done and hands them their next requests.
  *
  * Directions: --rw write = encrypt, read = decrypt, rw/randrw = both by
  * --rwmixread (random or sequential means nothing here).  Hashes digest
@@ -34,6 +36,7 @@
 
 #include <errno.h>
 #include <kcapi.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -130,6 +133,27 @@ static const struct kc_alg kc_algs[] = {
 /* Room after a request for an AEAD's associated data and tag. */
 #define KC_EXTRA	64
 
+/* One libkcapi AIO call of a TFM: @n requests of one direction. */
+struct kc_call {
+	int dir;
+	unsigned int n;
+	struct dix_io **v;
+	ssize_t r;			/* libkcapi's total, or -errno */
+};
+
+enum { TFM_IDLE, TFM_RUN, TFM_DONE, TFM_STOP };
+
+/**
+ * struct kc_tfm - one transform and, with --submit async, its thread.
+ * @pend: queued, not yet handed to the thread (the job thread's)
+ * @work/@nwork: the requests handed over, in call order
+ * @call/@ncall: the AIO calls they make (one per direction and
+ *	aio_max requests)
+ * @res: hashes: each request's own result (no AIO digest in libkcapi)
+ * @iin/@iout: the iovecs of @work
+ * @state: TFM_IDLE (the job thread owns everything), TFM_RUN (the thread
+ *	owns @h and @call until it sets TFM_DONE), TFM_STOP; under kc.lock
+ */
 struct kc_tfm {
 	struct kcapi_handle *h;
 	unsigned int id;		/* 0 .. --tfms-1 across all jobs */
@@ -137,6 +161,17 @@ struct kc_tfm {
 	int cand;			/* the IV candidate that last matched */
 	struct dix_io **pend[DIX_DIR_NR];	/* queued, not submitted */
 	unsigned int npend[DIX_DIR_NR];
+	struct dix_io **work;
+	unsigned int nwork;
+	struct kc_call *call;
+	unsigned int ncall;
+	ssize_t *res;
+	struct iovec *iin, *iout;
+	int state;
+	int started;
+	pthread_cond_t go;
+	pthread_t th;
+	struct kc *k;
 };
 
 struct kc {
@@ -158,7 +193,10 @@ struct kc {
 	unsigned char *mac;		/* authenc: associated data || ciphertext */
 	struct dix_io **ready;
 	int nready;
-	struct iovec *iin, *iout;
+	pthread_mutex_t lock;		/* the TFMs' states */
+	pthread_cond_t fin;		/* a TFM's calls are done */
+	int nrun;			/* TFMs in TFM_RUN or TFM_DONE */
+	int locked;			/* lock and fin were initialised */
 };
 
 /* splitmix64: keys, IVs and associated data from --seed. */
@@ -334,6 +372,9 @@ static unsigned int aio_limit(size_t inl, unsigned long *sndbuf)
 	return pages ? pages : 1;
 }
 
+static int start_threads(struct kc *k, char *err, size_t len);
+static void stop_threads(struct kc *k);
+
 static int kc_init(struct dix_eng_ctx *ctx)
 {
 	const struct dix_opts *o = ctx->o;
@@ -388,11 +429,9 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	k->ready = calloc(depth, sizeof(*k->ready));
 	k->owner = calloc(depth, sizeof(*k->owner));
 	k->prev = calloc(depth, sizeof(*k->prev));
-	k->iin = calloc(depth, sizeof(*k->iin));
-	k->iout = calloc(depth, sizeof(*k->iout));
 	k->evp = EVP_CIPHER_CTX_new();
-	if (!k->tfm || !k->in || !k->out || !k->iv || !k->ready || !k->owner || !k->prev || !k->iin ||
-	    !k->iout || !k->evp ||
+	if (!k->tfm || !k->in || !k->out || !k->iv || !k->ready ||
+	    !k->owner || !k->prev || !k->evp ||
 	    posix_memalign((void **)&k->ref, 4096, k->bs + KC_EXTRA) ||
 	    !(k->mac = malloc(k->bs + KC_EXTRA)))
 		return -ENOMEM;
@@ -407,13 +446,21 @@ static int kc_init(struct dix_eng_ctx *ctx)
 		t->id = ctx->job * k->ntfm + i;
 		t->pend[DIX_READ] = calloc(k->iodepth, sizeof(struct dix_io *));
 		t->pend[DIX_WRITE] = calloc(k->iodepth, sizeof(struct dix_io *));
-		if (!t->pend[DIX_READ] || !t->pend[DIX_WRITE])
+		t->work = calloc(k->iodepth, sizeof(*t->work));
+		t->call = calloc(2 * k->iodepth, sizeof(*t->call));
+		t->res = calloc(k->iodepth, sizeof(*t->res));
+		t->iin = calloc(k->iodepth, sizeof(*t->iin));
+		t->iout = calloc(k->iodepth, sizeof(*t->iout));
+		if (!t->pend[DIX_READ] || !t->pend[DIX_WRITE] || !t->work ||
+		    !t->call || !t->res || !t->iin || !t->iout)
 			return -ENOMEM;
+		t->k = k;
 		r = tfm_open(k, t, ctx->errmsg, sizeof(ctx->errmsg));
 		if (r)
 			return r;
 	}
-	return 0;
+	return k->async ? start_threads(k, ctx->errmsg, sizeof(ctx->errmsg)) :
+	       0;
 }
 
 static void kc_cleanup(struct dix_eng_ctx *ctx)
@@ -423,11 +470,19 @@ static void kc_cleanup(struct dix_eng_ctx *ctx)
 
 	if (!k)
 		return;
+	stop_threads(k);
 	if (k->tfm)
 		for (i = 0; i < k->ntfm; i++) {
-			tfm_close(k, &k->tfm[i]);
-			free(k->tfm[i].pend[0]);
-			free(k->tfm[i].pend[1]);
+			struct kc_tfm *t = &k->tfm[i];
+
+			tfm_close(k, t);
+			free(t->pend[0]);
+			free(t->pend[1]);
+			free(t->work);
+			free(t->call);
+			free(t->res);
+			free(t->iin);
+			free(t->iout);
 		}
 	for (i = 0; i < ctx->depth; i++) {
 		if (k->in)
@@ -445,8 +500,6 @@ static void kc_cleanup(struct dix_eng_ctx *ctx)
 	free(k->ready);
 	free(k->owner);
 	free(k->prev);
-	free(k->iin);
-	free(k->iout);
 	free(k->tfm);
 	EVP_CIPHER_CTX_free(k->evp);
 	free(k);
@@ -966,116 +1019,290 @@ static int kc_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 }
 
 /*
- * One TFM's queued requests of one direction in one libkcapi AIO call
- * (hashes: libkcapi has no AIO digest, they go one by one).
+ * The kernel's part of one AIO call @c of TFM @t, in the TFM's thread:
+ * nothing but libkcapi and the kernel (the checks and the buffers' setup
+ * stay in the job thread).  Hashes: libkcapi has no AIO digest, so the
+ * requests go one by one, each result in t->res.
  */
-static int aio_call(struct kc *k, struct kc_tfm *t, int dir,
-		    struct dix_io **v, unsigned int n)
+static void call_run(struct kc *k, struct kc_tfm *t, struct kc_call *c,
+		     struct iovec *iin, struct iovec *iout)
 {
+	const unsigned char *iv = k->iv[c->v[0]->idx];
 	unsigned int i;
-	size_t inl, outl;
-	ssize_t r = 0;
 
-	r = maybe_rebind(k, t, v[0]);
-	if (r)
-		return r;
-	for (i = 0; i < n; i++) {
-		r = prepare(k, v[i], i ? k->iv[v[0]->idx] : NULL);
-		if (r)
-			return r;
-		lens(k, v[i], &inl, &outl);
-		k->iin[i].iov_base = k->a->type == KC_AEAD ?
-				     k->in[v[i]->idx] : v[i]->buf;
-		k->iin[i].iov_len = inl;
-		k->iout[i].iov_base = k->out[v[i]->idx];
-		k->iout[i].iov_len = outl;
-	}
 	switch (k->a->type) {
 	case KC_SKCIPHER:
-		r = dir == DIX_WRITE ?
-		    kcapi_cipher_encrypt_aio(t->h, k->iin, k->iout, n,
-					     k->iv[v[0]->idx],
-					     KCAPI_ACCESS_HEURISTIC) :
-		    kcapi_cipher_decrypt_aio(t->h, k->iin, k->iout, n,
-					     k->iv[v[0]->idx],
-					     KCAPI_ACCESS_HEURISTIC);
+		c->r = c->dir == DIX_WRITE ?
+		       kcapi_cipher_encrypt_aio(t->h, iin, iout, c->n,
+						iv, KCAPI_ACCESS_HEURISTIC) :
+		       kcapi_cipher_decrypt_aio(t->h, iin, iout, c->n,
+						iv, KCAPI_ACCESS_HEURISTIC);
 		break;
 	case KC_AEAD:
-		r = dir == DIX_WRITE ?
-		    kcapi_aead_encrypt_aio(t->h, k->iin, k->iout, n,
-					   k->iv[v[0]->idx],
-					   KCAPI_ACCESS_HEURISTIC) :
-		    kcapi_aead_decrypt_aio(t->h, k->iin, k->iout, n,
-					   k->iv[v[0]->idx],
-					   KCAPI_ACCESS_HEURISTIC);
+		c->r = c->dir == DIX_WRITE ?
+		       kcapi_aead_encrypt_aio(t->h, iin, iout, c->n, iv,
+					      KCAPI_ACCESS_HEURISTIC) :
+		       kcapi_aead_decrypt_aio(t->h, iin, iout, c->n, iv,
+					      KCAPI_ACCESS_HEURISTIC);
 		break;
 	default:
-		for (i = 0; i < n; i++) {
-			ssize_t d = kcapi_md_digest(t->h, k->iin[i].iov_base,
-						    k->iin[i].iov_len,
-						    k->iout[i].iov_base,
-						    k->iout[i].iov_len);
-
-			finish(k, v[i], d, k->iout[i].iov_len);
-			k->ready[k->nready++] = v[i];
-		}
-		return 0;
+		for (i = 0; i < c->n; i++)
+			t->res[iin - t->iin + i] =
+				kcapi_md_digest(t->h, iin[i].iov_base,
+						iin[i].iov_len,
+						iout[i].iov_base,
+						iout[i].iov_len);
+		c->r = 0;
 	}
-	/* libkcapi returns the total; a failure fails the whole batch */
-	for (i = 0; i < n; i++) {
-		k->prev[v[i]->idx] = i && (k->a->type == KC_SKCIPHER ||
-					   k->a->chain != CH_NONE) ?
-				     v[i - 1] : NULL;
-		if (r < 0)
-			finish(k, v[i], r, 0);
-		else
-			finish(k, v[i], k->iout[i].iov_len, k->iout[i].iov_len);
-		k->ready[k->nready++] = v[i];
+}
+
+/*
+ * A TFM's thread: run the calls it is handed, one set at a time.  Each
+ * TFM has one, so with --submit async the --tfms of a job really are in
+ * the kernel at once: libkcapi's AIO call returns only when its own
+ * batch completed, and a job thread making the calls itself made its
+ * TFMs take turns (--jobs = --tfms was the workaround).
+ */
+static void *tfm_thread(void *arg)
+{
+	struct kc_tfm *t = arg;
+	struct kc *k = t->k;
+	unsigned int i, off;
+
+	pthread_mutex_lock(&k->lock);
+	for (;;) {
+		while (t->state != TFM_RUN && t->state != TFM_STOP)
+			pthread_cond_wait(&t->go, &k->lock);
+		if (t->state == TFM_STOP)
+			break;
+		pthread_mutex_unlock(&k->lock);
+		for (i = 0, off = 0; i < t->ncall; off += t->call[i].n, i++)
+			call_run(k, t, &t->call[i], t->iin + off,
+				 t->iout + off);
+		pthread_mutex_lock(&k->lock);
+		t->state = TFM_DONE;
+		pthread_cond_signal(&k->fin);
+	}
+	pthread_mutex_unlock(&k->lock);
+	return NULL;
+}
+
+static int start_threads(struct kc *k, char *err, size_t len)
+{
+	unsigned int i;
+	int r;
+
+	if (pthread_mutex_init(&k->lock, NULL) ||
+	    pthread_cond_init(&k->fin, NULL))
+		return -ENOMEM;
+	k->locked = 1;
+	for (i = 0; i < k->ntfm; i++) {
+		struct kc_tfm *t = &k->tfm[i];
+
+		if (pthread_cond_init(&t->go, NULL))
+			return -ENOMEM;
+		t->state = TFM_IDLE;
+		r = pthread_create(&t->th, NULL, tfm_thread, t);
+		if (r) {
+			pthread_cond_destroy(&t->go);
+			snprintf(err, len, "kcapi: starting TFM %u's thread: %s",
+				 t->id, strerror(r));
+			return -r;
+		}
+		t->started = 1;
 	}
 	return 0;
 }
 
-/*
- * A TFM's queued requests of one direction, in AIO calls of at most
- * k->aio_max requests (see aio_limit()).
- */
-static int submit_batch(struct kc *k, struct kc_tfm *t, int dir)
+/* Stop and join the TFMs' threads; a call in the kernel finishes first. */
+static void stop_threads(struct kc *k)
 {
-	unsigned int n = t->npend[dir], i, m;
-	int r;
+	unsigned int i;
 
-	t->npend[dir] = 0;
-	for (i = 0; i < n; i += m) {
-		m = n - i < k->aio_max ? n - i : k->aio_max;
-		r = aio_call(k, t, dir, t->pend[dir] + i, m);
-		if (r)
-			return r;
+	if (!k->locked)
+		return;
+	for (i = 0; k->tfm && i < k->ntfm; i++) {
+		struct kc_tfm *t = &k->tfm[i];
+
+		if (!t->started)
+			continue;
+		pthread_mutex_lock(&k->lock);
+		while (t->state == TFM_RUN)
+			pthread_cond_wait(&k->fin, &k->lock);
+		t->state = TFM_STOP;
+		pthread_cond_signal(&t->go);
+		pthread_mutex_unlock(&k->lock);
+		pthread_join(t->th, NULL);
+		pthread_cond_destroy(&t->go);
+		t->started = 0;
 	}
+	pthread_cond_destroy(&k->fin);
+	pthread_mutex_destroy(&k->lock);
+	k->locked = 0;
+}
+
+/*
+ * Hand idle TFM @t its queued requests: reopen it if --rebind auto asked,
+ * prepare every request (IV, AEAD input), group them into AIO calls of
+ * one direction and at most k->aio_max requests (see aio_limit()), and
+ * wake its thread.  Runs in the job thread.
+ */
+static int dispatch(struct kc *k, struct kc_tfm *t)
+{
+	unsigned int i;
+	size_t inl, outl;
+	int r, d;
+
+	if (!t->npend[DIX_READ] && !t->npend[DIX_WRITE])
+		return 0;
+	t->nwork = 0;
+	t->ncall = 0;
+	r = maybe_rebind(k, t, t->npend[DIX_READ] ? t->pend[DIX_READ][0] :
+			 t->pend[DIX_WRITE][0]);
+	if (r)
+		return r;
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		for (i = 0; i < t->npend[d]; i++) {
+			struct dix_io *io = t->pend[d][i];
+			struct kc_call *c;
+
+			if (!t->ncall || t->call[t->ncall - 1].dir != d ||
+			    t->call[t->ncall - 1].n == k->aio_max) {
+				c = &t->call[t->ncall++];
+				c->dir = d;
+				c->n = 0;
+				c->v = t->work + t->nwork;
+			}
+			c = &t->call[t->ncall - 1];
+			/* the call sends its first request's IV only */
+			r = prepare(k, io, c->n ? k->iv[c->v[0]->idx] : NULL);
+			if (r)
+				return r;
+			lens(k, io, &inl, &outl);
+			t->iin[t->nwork].iov_base = k->a->type == KC_AEAD ?
+						    k->in[io->idx] : io->buf;
+			t->iin[t->nwork].iov_len = inl;
+			t->iout[t->nwork].iov_base = k->out[io->idx];
+			t->iout[t->nwork].iov_len = outl;
+			t->work[t->nwork++] = io;
+			c->n++;
+		}
+		t->npend[d] = 0;
+	}
+	pthread_mutex_lock(&k->lock);
+	t->state = TFM_RUN;
+	k->nrun++;
+	pthread_cond_signal(&t->go);
+	pthread_mutex_unlock(&k->lock);
 	return 0;
+}
+
+/*
+ * TFM @t's calls are done: check every request (in the job thread, which
+ * owns OpenSSL's context) and make them ready.
+ */
+static void collect(struct kc *k, struct kc_tfm *t)
+{
+	unsigned int i, j, w = 0;
+
+	for (i = 0; i < t->ncall; i++) {
+		struct kc_call *c = &t->call[i];
+
+		for (j = 0; j < c->n; j++, w++) {
+			struct dix_io *io = c->v[j];
+
+			k->prev[io->idx] = j && (k->a->type == KC_SKCIPHER ||
+						 k->a->chain != CH_NONE) ?
+					   c->v[j - 1] : NULL;
+			if (k->a->type == KC_HASH)
+				finish(k, io, t->res[w], t->iout[w].iov_len);
+			else if (c->r < 0)	/* one failure fails the call */
+				finish(k, io, c->r, 0);
+			else
+				finish(k, io, t->iout[w].iov_len,
+				       t->iout[w].iov_len);
+			k->ready[k->nready++] = io;
+		}
+	}
+	t->ncall = 0;
+	t->nwork = 0;
 }
 
 static int kc_commit(struct dix_eng_ctx *ctx)
 {
 	struct kc *k = ctx->priv;
 	unsigned int i;
-	int d, r;
+	int r, state;
 
-	for (i = 0; i < k->ntfm; i++)
-		for (d = 0; d < DIX_DIR_NR; d++) {
-			r = submit_batch(k, &k->tfm[i], d);
-			if (r)
-				return r;
-		}
+	if (!k->async)
+		return 0;
+	for (i = 0; i < k->ntfm; i++) {
+		pthread_mutex_lock(&k->lock);
+		state = k->tfm[i].state;
+		pthread_mutex_unlock(&k->lock);
+		/* a busy TFM gets its queue when its calls are done */
+		if (state != TFM_IDLE)
+			continue;
+		r = dispatch(k, &k->tfm[i]);
+		if (r)
+			return r;
+	}
 	return 0;
 }
 
+/*
+ * Wait until TFMs holding at least @min requests are done, check their
+ * requests and hand each TFM what was queued for it meanwhile.
+ */
 static int kc_getevents(struct dix_eng_ctx *ctx, unsigned int min)
 {
 	struct kc *k = ctx->priv;
-	int n = k->nready;
+	unsigned int i;
+	int n, r;
 
-	(void)min;	/* everything submitted has completed */
 	k->nready = 0;
+	if (!k->async)
+		return 0;
+	for (;;) {
+		int done = 0;
+
+		pthread_mutex_lock(&k->lock);
+		while (k->nrun && (unsigned int)k->nready < min) {
+			for (i = 0; i < k->ntfm; i++)
+				if (k->tfm[i].state == TFM_DONE)
+					break;
+			if (i < k->ntfm)
+				break;
+			pthread_cond_wait(&k->fin, &k->lock);
+		}
+		for (i = 0; i < k->ntfm; i++)
+			if (k->tfm[i].state == TFM_DONE) {
+				k->tfm[i].state = TFM_IDLE;
+				k->nrun--;
+				done++;
+			}
+		pthread_mutex_unlock(&k->lock);
+		if (!done)
+			break;
+		for (i = 0; i < k->ntfm; i++) {
+			struct kc_tfm *t = &k->tfm[i];
+
+			if (!t->ncall)
+				continue;
+			pthread_mutex_lock(&k->lock);
+			r = t->state;
+			pthread_mutex_unlock(&k->lock);
+			if (r != TFM_IDLE)
+				continue;
+			collect(k, t);
+			r = dispatch(k, t);
+			if (r)
+				return r;
+		}
+		if ((unsigned int)k->nready >= min)
+			break;
+	}
+	n = k->nready;
 	return n;
 }
 
