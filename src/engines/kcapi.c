@@ -1061,7 +1061,10 @@ static void call_run(struct kc *k, struct kc_tfm *t, struct kc_call *c,
  * TFM has one, so with --submit async the --tfms of a job really are in
  * the kernel at once: libkcapi's AIO call returns only when its own
  * batch completed, and a job thread making the calls itself made its
- * TFMs take turns (--jobs = --tfms was the workaround).
+ * TFMs take turns (--jobs = --tfms was the workaround).  Measured (6.1,
+ * TCG guest with 2 CPUs, xts(aes) 4 KiB, 4 TFMs x QD16, --verify off,
+ * busy host): dixload's own CPU 96-100 % of one CPU in one job before,
+ * 170-178 % with these threads, 193-196 % with --jobs 4.
  */
 static void *tfm_thread(void *arg)
 {
