@@ -44,4 +44,7 @@ run_dix "$WORK/o" "$WORK/e" sweep iodepth=1 --plot "$WORK/nodir/s.svg" -- \
 	--dev "$F" --size 16m --rw randread --runtime 0.2 && fail "unwritable --plot accepted"
 grep -q "sweep: --plot $WORK/nodir/s.svg: cannot write" "$WORK/e" || fail "no message naming the plot file: $(cat "$WORK/e")"
 [ -s "$WORK/o" ] && fail "a load ran before the refusal: $(cat "$WORK/o")"
+run_dix "$WORK/o" "$WORK/e" sweep iodepth=1 --plot -- --dev "$F" --runtime 0.2 &&
+	fail "--plot without a file accepted"
+grep -q "sweep: --plot needs a FILE.svg" "$WORK/e" || fail "no message for --plot without a file: $(cat "$WORK/e")"
 echo "sweep --plot checks passed"
