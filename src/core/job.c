@@ -534,6 +534,7 @@ static void submit(struct wctx *x, struct dix_io *io, int *queued)
 		io->recovered = 0;
 		io->detail[0] = '\0';
 		io->status[0] = '\0';
+		cadd(&x->w->c.submitted, 1);
 		r = x->eng->queue(&x->ectx, io);
 		if (r == DIX_Q_QUEUED) {
 			(*queued)++;

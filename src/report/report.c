@@ -466,6 +466,7 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 		jw_num(&w, key, c->ops[d] / el, 1);
 	}
 	jw_uint(&w, "ops", c->ops[0] + c->ops[1]);
+	jw_uint(&w, "submitted", c->submitted);
 	jw_uint(&w, "rec", c->recovered);
 	jw_uint(&w, "err", counters_errors(c));
 	errkind_counts(&w, "errors", c->errors, &c->recovered);
