@@ -124,6 +124,14 @@ void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
 	}
 }
 
+void verify_header_id(const void *blk, uint64_t *seed, uint32_t *seq)
+{
+	const unsigned char *b = blk;
+
+	*seed = ld64(b + 16);
+	*seq = (uint32_t)ld64(b + 24);
+}
+
 enum verify_kind verify_block(const void *data, uint32_t bsize,
 			      uint64_t offset, struct verify_fail *f)
 {

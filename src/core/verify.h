@@ -63,6 +63,12 @@ void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
 enum verify_kind verify_block(const void *blk, uint32_t bsize,
 			      uint64_t offset, struct verify_fail *f);
 
+/**
+ * verify_header_id() - the run seed and write sequence number in the header
+ * of @blk; only meaningful for a block verify_block() found VF_OK.
+ */
+void verify_header_id(const void *blk, uint64_t *seed, uint32_t *seq);
+
 struct bad_extent;
 
 /**

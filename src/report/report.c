@@ -486,6 +486,13 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 	jw_uint(&w, "bad_extents_unlisted", t->next + t->ext_dropped - n);
 	jw_uint(&w, "bad_blocks", t->ext_blocks + t->ext_dropped_blocks);
 	jw_uint(&w, "unwritten_blocks", t->unwritten);
+	if (r->o->journal && r->journal_write) {
+		jw_obj_open(&w, "journal");
+		jw_uint(&w, "records", r->journal_records);
+		jw_uint(&w, "synced_batches", r->journal_batches);
+		jw_num(&w, "sync_s", r->journal_sync_s, 6);
+		jw_obj_close(&w);
+	}
 	jw_obj_open(&w, "lat_ns");
 	for (d = 0; d < DIX_DIR_NR; d++) {
 		const struct lat_hist *h = &t->lat[d];

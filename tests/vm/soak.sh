@@ -11,41 +11,46 @@ DIXVM_TEST_TIMEOUT=$((secs + 300))
 
 # The actions: 6.1 allows one crct10dif transition per boot (rmmod after the
 # switch fails, refcount 1: kernel-facts.md), so the module is loaded once,
-# at 30 s; read_verify is switched off and on every 10 s, and an --exec reads
-# /proc/crypto every 7 s, for the whole run.
-acts="--hotload crct10dif_pclmul@30"
+# at 30 s; read_verify is switched every 5 s and an --exec reads
+# /proc/crypto every 7 s, for the whole run.  The guest samples dixload's
+# RSS, threads and open fds from /proc once a minute.
+guest='
+secs=$1
+set --
 t=5
 while [ $t -lt $((secs - 5)) ]; do
-	acts="$acts --sysfs /sys/block/sda/integrity/read_verify=$(( (t / 5) % 2 ))@$t"
+	set -- "$@" --sysfs /sys/block/sda/integrity/read_verify=$(( (t / 5) % 2 ))@$t
 	t=$((t + 5))
 done
 t=7
 while [ $t -lt $((secs - 5)) ]; do
-	acts="$acts --exec 'head -c 100 /proc/crypto > /dev/null'@$t"
+	set -- "$@" --exec "head -c 100 /proc/crypto > /dev/null@$t"
 	t=$((t + 7))
 done
+dixload --dev /dev/sda --rw randrw --bs 64k --iodepth 4 --size 64m \
+	--runtime $secs --verify on --output-format json \
+	--hotload crct10dif_pclmul@30 "$@" > /tmp/o 2> /tmp/e &
+pid=$!
+sleep 5
+n=0
+while kill -0 $pid 2> /dev/null; do
+	# "VmRSS:<TAB>   5116 kB": awk splits on the tab too
+	rss=$(awk "/^VmRSS:/ { print \$2 }" /proc/$pid/status)
+	thr=$(awk "/^Threads:/ { print \$2 }" /proc/$pid/status)
+	fds=$(ls /proc/$pid/fd 2> /dev/null | wc -l)
+	[ -n "$rss" ] && printf "{\"type\":\"sample\",\"t\":%d,\"rss_kb\":%d,\"threads\":%d,\"fds\":%d}\n" \
+		$((n * 60 + 5)) "$rss" "$thr" "$fds"
+	n=$((n + 1))
+	i=0
+	while [ $i -lt 60 ] && kill -0 $pid 2> /dev/null; do sleep 1; i=$((i + 1)); done
+done
+wait $pid
+echo "{\"type\":\"exit\",\"status\":$?}"
+cat /tmp/o
+sed "s/^/[dixload] /" /tmp/e >&2
+true'
 
-vm --scsi-debug 'dif=1 dix=1 guard=0 dev_size_mb=64 delay=0' -- sh -c "
-	eval \"set -- $acts\"
-	dixload --dev /dev/sda --rw randrw --bs 64k --iodepth 4 --size 64m \
-		--runtime $secs --verify on --output-format json \"\$@\" > /tmp/o 2> /tmp/e &
-	pid=\$!
-	sleep 5
-	n=0
-	while kill -0 \$pid 2> /dev/null; do
-		rss=\$(sed -n 's/^VmRSS: *\([0-9]*\).*/\1/p' /proc/\$pid/status)
-		thr=\$(sed -n 's/^Threads: *\([0-9]*\).*/\1/p' /proc/\$pid/status)
-		fds=\$(ls /proc/\$pid/fd 2> /dev/null | wc -l)
-		[ -n \"\$rss\" ] && echo \"{\\\"type\\\":\\\"sample\\\",\\\"t\\\":\$((n * 60 + 5)),\\\"rss_kb\\\":\$rss,\\\"threads\\\":\$thr,\\\"fds\\\":\$fds}\"
-		n=\$((n + 1))
-		i=0
-		while [ \$i -lt 60 ] && kill -0 \$pid 2> /dev/null; do sleep 1; i=\$((i + 1)); done
-	done
-	wait \$pid
-	echo \"{\\\"type\\\":\\\"exit\\\",\\\"status\\\":\$?}\"
-	cat /tmp/o
-	sed 's/^/[dixload] /' /tmp/e >&2
-	true" > "$WORK/out" 2> "$WORK/err"
+vm --scsi-debug 'dif=1 dix=1 guard=0 dev_size_mb=64 delay=0' -- sh -c "$guest" sh "$secs" > "$WORK/out" 2> "$WORK/err"
 st=$?
 case $st in
 0) ;;
