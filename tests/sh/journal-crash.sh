@@ -86,4 +86,17 @@ grep -q "LBA $((blk / 512))[:( ].*a version the journal does not allow.*the jour
 run_dix "$WORK/n.out" "$WORK/n.err" $common --rw read ||
 	fail "without --journal the intact old block should pass: $(head -c 800 "$WORK/n.err")"
 echo "changed byte at LBA $((blk / 512)) and stale version (acknowledged seq $seq) both reported"
+
+# a damaged journal is refused with its file, line and what is allowed; a
+# last line cut short (the crash hit the append) is not damage
+printf 'dixload-journal 1 seed=11 lbs=512\nI 0 16384 1\nX 3 4 5\n' > "$WORK/bad.jr"
+# shellcheck disable=SC2086
+run_dix "$WORK/b.out" "$WORK/b.err" $common --rw read --journal "$WORK/bad.jr"
+st=$?
+[ "$st" = 1 ] && grep -q "bad.jr: line 3: \"X 3 4 5\": want \"I|A OFFSET LEN SEQ\" with OFFSET and LEN multiples of 512" "$WORK/b.err" ||
+	fail "a bad journal line: exit $st: $(cat "$WORK/b.err")"
+printf 'dixload-journal 1 seed=11 lbs=512\nI 0 16384 1\nA 0 16' > "$WORK/cut.jr"
+# shellcheck disable=SC2086
+run_dix "$WORK/t.out" "$WORK/t.err" $common --rw read --journal "$WORK/cut.jr" ||
+	fail "a journal whose last line was cut short: $(cat "$WORK/t.err")"
 exit 0
