@@ -250,6 +250,11 @@ static int journal_open(struct dix_run *r)
 	if (!o->journal)
 		return 0;
 	r->journal_write = rw_writes(o->rw);
+	if (!r->journal_write && o->verify == VERIFY_OFF) {
+		dix_err("--journal %s with --rw %s checks the version of every block read: it needs --verify on or strict",
+			o->journal, rw_names[o->rw]);
+		return -1;
+	}
 	if (r->journal_write ?
 	    journal_create(&r->journal, o->journal, o->seed, r->t->lbs, err,
 			   sizeof(err)) :

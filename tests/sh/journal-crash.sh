@@ -99,4 +99,10 @@ printf 'dixload-journal 1 seed=11 lbs=512\nI 0 16384 1\nA 0 16' > "$WORK/cut.jr"
 # shellcheck disable=SC2086
 run_dix "$WORK/t.out" "$WORK/t.err" $common --rw read --journal "$WORK/cut.jr" ||
 	fail "a journal whose last line was cut short: $(cat "$WORK/t.err")"
+# a check pass that would check nothing is refused
+# shellcheck disable=SC2086
+run_dix "$WORK/v.out" "$WORK/v.err" $common --rw read --journal "$J" --verify off
+st=$?
+[ "$st" = 1 ] && grep -q 'needs --verify on or strict' "$WORK/v.err" ||
+	fail "--journal with --verify off: exit $st: $(cat "$WORK/v.err")"
 exit 0
