@@ -461,6 +461,12 @@ static int run_main(int argc, char **argv)
 			eng->name);
 		goto out;
 	}
+	if ((o.sqpoll || o.hipri) && !(eng->flags & DIX_ENG_POLL)) {
+		engine_names(engine_polls, err, sizeof(err));
+		dix_err("--%s: --engine %s does not poll (engines that do: %s)",
+			o.sqpoll ? "sqpoll" : "hipri", eng->name, err);
+		goto out;
+	}
 	if (check_pi_mode(&o, eng))
 		goto out;
 	if (actions_check(&o, err, sizeof(err))) {

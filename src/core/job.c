@@ -309,9 +309,19 @@ static void verify_read(struct wctx *x, struct dix_io *io)
 	uint32_t i;
 
 	for (i = 0; i < io->len; i += x->lbs) {
-		enum verify_kind k = verify_block(b + i, x->lbs,
-						  io->offset + i, &f);
+		enum verify_kind k;
+		uint32_t n, j;
 
+		/* intact blocks in one call; only the others one by one */
+		n = verify_run(b + i, io->len - i, x->lbs, io->offset + i);
+		/* --journal check pass: the intact run's versions too */
+		if (x->r->journal && !x->r->journal_write)
+			for (j = 0; j < n; j += x->lbs)
+				journal_refuses(x, b + i + j, io->offset + i + j, 1);
+		i += n;
+		if (i >= io->len)
+			break;
+		k = verify_block(b + i, x->lbs, io->offset + i, &f);
 		if (x->r->journal && !x->r->journal_write &&
 		    (k == VF_OK || k == VF_UNWRITTEN) &&
 		    journal_refuses(x, b + i, io->offset + i, k == VF_OK))

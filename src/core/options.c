@@ -64,6 +64,14 @@ const struct dix_option dix_options[] = {
 		.help = "I/Os per submit call (larger: less CPU; smaller: an async device starts sooner)",
 	},
 	{
+		.name = "sqpoll", .type = OPT_FLAG, .off = OFF(sqpoll),
+		.help = "io_uring: a kernel thread polls the submission queue (no submit system calls; it takes a CPU)",
+	},
+	{
+		.name = "hipri", .type = OPT_FLAG, .off = OFF(hipri),
+		.help = "io_uring: polled completions (needs a device with poll queues, e.g. nvme.poll_queues=N; refused elsewhere)",
+	},
+	{
 		.name = "jobs", .type = OPT_UINT, .off = OFF(jobs),
 		.def = "1", .min = 1, .max = 256, .metavar = "N",
 		.help = "worker threads, each on its own slice of the region",

@@ -40,6 +40,8 @@ struct str_list {
  * @bs: I/O size in bytes (power of two, multiple of the logical block size)
  * @iodepth: I/Os in flight per job
  * @iodepth_batch: I/Os handed to the kernel per submit system call
+ * @sqpoll: io_uring: submission queue polled by a kernel thread
+ * @hipri: io_uring: polled completions (IORING_SETUP_IOPOLL)
  * @jobs: worker threads; the region is split evenly between them
  * @size: bytes of the region (0 = to the end of the device or file)
  * @offset: start of the region in bytes
@@ -80,6 +82,8 @@ struct dix_opts {
 	uint64_t bs;
 	uint64_t iodepth;
 	uint64_t iodepth_batch;
+	int sqpoll;
+	int hipri;
 	uint64_t jobs;
 	uint64_t size;
 	uint64_t offset;

@@ -17,7 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DIX_HDR_MAGIC	0x3144414f4c584944ull	/* "DIXLOAD1" little-endian */
+#define DIX_HDR_MAGIC1	0x3144414f4c584944ull	/* "DIXLOAD1" little-endian */
+#define DIX_HDR_MAGIC2	0x3244414f4c584944ull	/* "DIXLOAD2": XXH3 checksum */
+/* the format this build writes (verify.c): XXH3 where libxxhash is */
+#ifdef HAVE_XXHASH
+#define DIX_HDR_MAGIC	DIX_HDR_MAGIC2
+#else
+#define DIX_HDR_MAGIC	DIX_HDR_MAGIC1
+#endif
 #define DIX_HDR_SIZE	40
 
 enum verify_kind {
@@ -69,6 +76,16 @@ enum verify_kind verify_block(const void *blk, uint32_t bsize,
  */
 void verify_header_id(const void *blk, uint64_t *seed, uint32_t *seq);
 
+/**
+ * verify_run() - the fast path of a read check over @len bytes (a multiple
+ * of @bsize) read from byte @offset: how many bytes from the start are
+ * intact blocks written for exactly their place, up to the first block
+ * that is not (which verify_block() then names).  0 when this build has no
+ * fast path (no libxxhash) or the data is in the DIXLOAD1 format.
+ */
+uint32_t verify_run(const void *buf, uint32_t len, uint32_t bsize,
+		    uint64_t offset);
+
 struct bad_extent;
 
 /**
@@ -81,7 +98,7 @@ struct bad_extent;
 void verify_extent(const struct verify_fail *f, uint32_t lbs,
 		   struct bad_extent *b);
 
-/** block_hash() - the header checksum: 64-bit hash of @len bytes. */
+/** block_hash() - the DIXLOAD1 checksum: 64-bit hash of @len bytes. */
 uint64_t block_hash(const void *p, size_t len, uint64_t seed);
 
 #endif

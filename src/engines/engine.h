@@ -145,6 +145,7 @@ static inline uint64_t eng_max_io(uint64_t max_xfer, uint32_t lbs,
 }
 
 #define DIX_ENG_SYNC	0x1	/* completes every I/O inside queue() */
+#define DIX_ENG_POLL	0x2	/* takes --sqpoll and --hipri */
 
 /* Where an engine's I/O can go (struct dix_engine.targets). */
 #define DIX_TGT_BLOCK	0x1	/* block devices and files, through the block layer */
@@ -184,7 +185,7 @@ enum dix_app_pi {
  * @version: DIX_ENGINE_VERSION the engine was written against
  * @name: --engine NAME
  * @help: one paragraph for --help
- * @flags: DIX_ENG_SYNC
+ * @flags: DIX_ENG_SYNC, DIX_ENG_POLL
  * @targets: DIX_TGT_* it can drive
  * @app_pi: enum dix_app_pi
  * @needs: what it needs from the kernel beyond the target, for probe and
@@ -223,6 +224,12 @@ static inline int engine_carries_pi(const struct dix_engine *e)
 static inline int engine_bypasses_block_layer(const struct dix_engine *e)
 {
 	return !(e->targets & DIX_TGT_BLOCK);
+}
+
+/** engine_polls() - the engine takes --sqpoll and --hipri. */
+static inline int engine_polls(const struct dix_engine *e)
+{
+	return !!(e->flags & DIX_ENG_POLL);
 }
 
 /** engine_is_crypto() - @e loads the kernel crypto API, not a device. */

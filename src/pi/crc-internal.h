@@ -46,6 +46,13 @@ void crc32c_vpclmul_multi(uint64_t init, const void *base, size_t stride,
 			  size_t len, size_t n, uint64_t *out);
 void crc64_vpclmul_multi(uint64_t init, const void *base, size_t stride,
 			 size_t len, size_t n, uint64_t *out);
+int crc_x86_vpclmul256_ok(void);
+void crc16_vpclmul256_multi(uint64_t init, const void *base, size_t stride,
+			    size_t len, size_t n, uint64_t *out);
+void crc32c_vpclmul256_multi(uint64_t init, const void *base, size_t stride,
+			     size_t len, size_t n, uint64_t *out);
+void crc64_vpclmul256_multi(uint64_t init, const void *base, size_t stride,
+			    size_t len, size_t n, uint64_t *out);
 uint64_t crc32c_sse42(uint64_t state, const void *buf, size_t len);
 uint64_t ipcsum_avx2(uint64_t state, const void *buf, size_t len);
 /** crc_x86_init() - compute the folding constants (after the tables). */

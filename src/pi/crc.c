@@ -284,6 +284,8 @@ static const struct crc_impl impl_table[] = {
 	     "PCLMULQDQ folding, 8 x 128-bit lanes"),
 	IMPL("vpclmul", DIX_GUARD_CRC16, crc16_vpclmul, crc16_vpclmul_multi, crc_x86_vpclmul_ok, 50,
 	     "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes"),
+	IMPL("vpclmul256", DIX_GUARD_CRC16, crc16_pclmul, crc16_vpclmul256_multi, crc_x86_vpclmul256_ok, 45,
+	     "AVX2 VPCLMULQDQ, 8 sectors in flight (single buffers: pclmul)"),
 #endif
 #ifdef HAVE_ISAL
 	IMPL("isal", DIX_GUARD_CRC16, crc16_isal, NULL, NULL, 60,
@@ -308,6 +310,8 @@ static const struct crc_impl impl_table[] = {
 	     "PCLMULQDQ folding, 8 x 128-bit lanes"),
 	IMPL("vpclmul", DIX_GUARD_CRC32C, crc32c_vpclmul, crc32c_vpclmul_multi, crc_x86_vpclmul_ok, 50,
 	     "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes"),
+	IMPL("vpclmul256", DIX_GUARD_CRC32C, crc32c_pclmul, crc32c_vpclmul256_multi, crc_x86_vpclmul256_ok, 45,
+	     "AVX2 VPCLMULQDQ, 8 sectors in flight (single buffers: pclmul)"),
 #endif
 #ifdef HAVE_ISAL
 	IMPL("isal", DIX_GUARD_CRC32C, crc32c_isal, NULL, NULL, 60,
@@ -323,6 +327,8 @@ static const struct crc_impl impl_table[] = {
 	     "PCLMULQDQ folding, 8 x 128-bit lanes"),
 	IMPL("vpclmul", DIX_GUARD_CRC64, crc64_vpclmul, crc64_vpclmul_multi, crc_x86_vpclmul_ok, 50,
 	     "AVX-512 VPCLMULQDQ folding, 4 x 512-bit lanes"),
+	IMPL("vpclmul256", DIX_GUARD_CRC64, crc64_pclmul, crc64_vpclmul256_multi, crc_x86_vpclmul256_ok, 45,
+	     "AVX2 VPCLMULQDQ, 8 sectors in flight (single buffers: pclmul)"),
 #endif
 #ifdef HAVE_ISAL_CRC64_NVME
 	IMPL("isal", DIX_GUARD_CRC64, crc64_isal, NULL, NULL, 60,

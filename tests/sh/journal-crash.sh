@@ -50,7 +50,7 @@ new = open(sys.argv[2], "rb").read()
 old = open(sys.argv[3], "rb").read()
 # a block acknowledged in run 20 whose bytes differ in the copy after run 10
 for b, seq in sorted(acked.items()):
-    if old[b:b + 512] != new[b:b + 512] and old[b:b + 8] == b"DIXLOAD1":
+    if old[b:b + 512] != new[b:b + 512] and old[b:b + 7] == b"DIXLOAD":
         print(b, seq)
         break
 else:

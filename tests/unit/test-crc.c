@@ -217,8 +217,8 @@ static void test_many(const struct crc_impl *c, const unsigned char *buf)
 	static const size_t lens[] = { 0, 1, 15, 16, 63, 64, 127, 128, 129, 200,
 				       255, 256, 257, 511, 512, 520, 528, 544,
 				       600, 4096, 4104 };
-	static const size_t counts[] = { 1, 3, 4, 5, 8, 9 };
-	uint64_t out[9], init = c->update(crc_init(c->guard), buf, 5);
+	static const size_t counts[] = { 1, 3, 4, 5, 8, 9, 12, 13, 16 };
+	uint64_t out[16], init = c->update(crc_init(c->guard), buf, 5);
 	unsigned int fails = 0;
 	size_t i, k, j;
 

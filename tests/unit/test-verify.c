@@ -3,12 +3,130 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <endian.h>
 #include <string.h>
 
 #include "extent.h"
+#include "hexfile.h"
 #include "stats.h"
 #include "tap.h"
 #include "verify.h"
+#ifdef HAVE_XXHASH
+#include <xxhash.h>	/* the library's own XXH3, not vhash.c's inlined copy */
+#include "vhash.h"
+#endif
+
+/* is_int with a formatted name */
+#define is_intf(got, want, ...) do {					\
+	long long g_ = (long long)(got), w_ = (long long)(want);	\
+	if (!ok(g_ == w_, __VA_ARGS__))					\
+		printf("#   got %lld, want %lld\n", g_, w_);		\
+} while (0)
+
+/*
+ * Data written in either format, by an older build (DIXLOAD1) or one with
+ * XXH3 (DIXLOAD2), must verify, and be found changed and misplaced, by
+ * this build, with or without libxxhash.
+ */
+static void stored_format(const char *file, const char *magic)
+{
+	uint8_t blk[1024];
+	struct verify_fail f;
+	long n = hexfile_read(file, blk, sizeof(blk));
+
+	is_intf(n, 1024, "%s fixture read", magic);
+	if (n != 1024)
+		return;
+	ok(!memcmp(blk, magic, 8), "fixture is in the %s format", magic);
+	is_intf(verify_block(blk, 512, 1 << 20, &f), VF_OK, "%s block 0 verifies", magic);
+	is_intf(verify_block(blk + 512, 512, (1 << 20) + 512, &f), VF_OK,
+		"%s block 1 verifies", magic);
+	is_intf(verify_block(blk + 512, 512, 0, &f), VF_MISPLACED,
+		"%s block at another place: misplaced", magic);
+	blk[512 + 300] ^= 0x10;
+	is_intf(verify_block(blk + 512, 512, (1 << 20) + 512, &f), VF_CHANGED,
+		"%s changed byte detected", magic);
+	is_intf(f.byte, 300, "%s changed byte position", magic);
+	blk[512 + 300] ^= 0x10;
+	blk[512 + 24] ^= 0x02;	/* the sequence number: another pattern */
+	is_intf(verify_block(blk + 512, 512, (1 << 20) + 512, &f), VF_CHANGED,
+		"%s header sequence damage detected", magic);
+	blk[512 + 24] ^= 0x02;
+	is_intf(verify_run(blk, 1024, 512, 1 << 20),
+		!strcmp(magic, "DIXLOAD2") && DIX_HDR_MAGIC == DIX_HDR_MAGIC2 ? 1024 : 0,
+		"%s: the fast path only where this build has XXH3", magic);
+}
+
+#ifdef HAVE_XXHASH
+/* vhash_run() counts intact blocks up to the first bad one. */
+static void run_check(const char *name,
+		      uint32_t (*run)(const void *, uint32_t, uint32_t, uint64_t))
+{
+	const uint32_t bs = 512, n = 8, len = bs * n;
+	unsigned char *buf = malloc(len);
+	uint64_t off = 3ull << 30;
+
+	verify_fill(buf, len, bs, off, 77, 5);
+	is_intf(run(buf, len, bs, off), n, "%s: intact I/O passes whole", name);
+	is_intf(run(buf, len, bs, off + bs), 0, "%s: misplaced I/O stops at block 0", name);
+	buf[5 * bs + 511] ^= 1;
+	is_intf(run(buf, len, bs, off), 5, "%s: last byte of block 5 changed", name);
+	buf[5 * bs + 511] ^= 1;
+	buf[2 * bs + 9] ^= 0x80;	/* header: the offset field */
+	is_intf(run(buf, len, bs, off), 2, "%s: header offset of block 2", name);
+	buf[2 * bs + 9] ^= 0x80;
+	buf[6 * bs + 33] ^= 1;		/* the stored checksum */
+	is_intf(run(buf, len, bs, off), 6, "%s: checksum of block 6", name);
+	buf[6 * bs + 33] ^= 1;
+	buf[1 * bs + 20] ^= 1;		/* the seed */
+	is_intf(run(buf, len, bs, off), 1, "%s: seed of block 1", name);
+	free(buf);
+}
+#endif
+
+#ifdef HAVE_XXHASH
+static uint64_t rotl64(uint64_t v, int r)
+{
+	return (v << r) | (v >> (64 - r));
+}
+#endif
+
+static void xxh3_format(void)
+{
+#ifdef HAVE_XXHASH
+	const struct vhash_impl *avx2 = vhash_avx2();
+	unsigned char *buf = malloc(4096);
+	uint64_t stored, want;
+
+	verify_fill(buf, 4096, 512, 8192, 5, 9);
+	ok(!memcmp(buf, "DIXLOAD2", 8), "built with xxhash: writes DIXLOAD2");
+	memcpy(&stored, buf + 512 + 32, 8);
+	/* the format, spelled out: offset 8704, seed 5, seq 9 | bsize 512 << 32 */
+	want = XXH3_64bits(buf + 512 + DIX_HDR_SIZE, 512 - DIX_HDR_SIZE) ^
+	       (8704ull * 0x9e3779b97f4a7c15ull) ^ rotl64(5ull * 0xc2b2ae3d27d4eb4full, 21) ^
+	       rotl64((9ull | 512ull << 32) * 0x165667b19e3779f9ull, 42);
+	ok(le64toh(stored) == want, "DIXLOAD2 checksum is XXH3(body) ^ the header mix");
+	is_int(vhash_generic.block(buf + 512, 512) == want, 1, "generic build agrees with libxxhash");
+	run_check("generic", vhash_generic.run);
+	if (avx2) {
+		is_int(avx2->block(buf + 512, 512) == want, 1, "avx2 build agrees with libxxhash");
+		run_check("avx2", avx2->run);
+	} else {
+		ok(1, "# SKIP no AVX2 on this CPU: the avx2 build is not checked");
+	}
+	run_check("dispatched", vhash_run);
+	verify_fill(buf, 4096, 512, 8192, 5, 9);
+	buf[7 * 512 + 100] ^= 4;
+	is_int(verify_run(buf, 4096, 512, 8192), 7 * 512,
+	       "verify_run: bytes up to the changed block 7");
+	free(buf);
+#else
+	unsigned char buf0[512];
+
+	verify_fill(buf0, 512, 512, 0, 1, 1);
+	ok(!memcmp(buf0, "DIXLOAD1", 8), "built without xxhash: writes DIXLOAD1");
+#endif
+}
 
 int main(void)
 {
@@ -86,6 +204,17 @@ int main(void)
 	buf[4096 + 4095] ^= 0xff;
 	is_int(verify_block(buf + 4096, 4096, 4096, &f), VF_CHANGED, "last byte change");
 	is_int(f.byte, 4095, "last byte position");
+
+	/* 4096-byte blocks through the fast path: 2 of 2 intact, then 1 */
+	buf[4096 + 4095] ^= 0xff;
+#ifdef HAVE_XXHASH
+	is_int(verify_run(buf, 8192, 4096, 0), 8192, "4k blocks: fast path");
+	buf[4096 + 4095] ^= 0xff;
+	is_int(verify_run(buf, 8192, 4096, 0), 4096, "4k blocks: fast path stops at the change");
+#endif
+	stored_format("verify-dixload1-512.hex", "DIXLOAD1");
+	stored_format("verify-dixload2-512.hex", "DIXLOAD2");
+	xxh3_format();
 
 	ok(block_hash("abc", 3, 0) != block_hash("abd", 3, 0), "hash differs");
 	ok(block_hash("abc", 3, 0) != block_hash("abc", 3, 1), "hash is seeded");
