@@ -1,5 +1,8 @@
 #!/bin/sh
 # Soak (make soak, not in make check): a 10-minute dixload run on scsi_debug in the 6.1 VM with crct10dif_pclmul hot-loaded, --sysfs toggles and --exec every few seconds; RSS, open fds and threads sampled each minute stay stable, no kernel warnings, Ops equals the sum of the intervals.
+# A soak is about time: the host's clock (with instruction counting, ten
+# guest minutes take as long as the host's load makes them)
+DIXVM_ICOUNT=${DIXVM_ICOUNT:-off}
 . "$top_srcdir/tests/vm/lib.sh"
 need_vm
 need_dixload
