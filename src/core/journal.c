@@ -27,6 +27,16 @@
 #include "journal.h"
 #include "util.h"
 
+/*
+ * The check pass keeps one 32-byte entry per block the journal names: at
+ * most this many (256 MiB; 4 GiB of 512-byte blocks, 32 GiB of 4 KiB).
+ * fuzz-journal found that a few lines of 1 GiB records otherwise make a
+ * tiny file cost seconds and gigabytes.
+ */
+#define JOURNAL_MAX_BLOCKS	(8u << 20)
+/* the largest --bs, so the largest record a run writes */
+#define JOURNAL_MAX_LEN		(1ull << 30)
+
 struct jblock {
 	uint64_t blk;		/* block number + 1; 0: empty slot */
 	uint32_t acked;
@@ -193,14 +203,18 @@ static struct jblock *slot(struct journal *j, uint64_t blk, int add)
 	return &j->tab[i];
 }
 
-static void apply(struct journal *j, char type, uint64_t off, uint32_t len,
-		  uint32_t seq)
+/* Return: 0, or -E2BIG when the table would pass JOURNAL_MAX_BLOCKS. */
+static int apply(struct journal *j, char type, uint64_t off, uint32_t len,
+		 uint32_t seq)
 {
 	uint64_t b;
 	uint32_t k, n;
 
 	for (b = off / j->lbs; b < (off + len) / j->lbs; b++) {
-		struct jblock *e = slot(j, b, 1);
+		struct jblock *e = slot(j, b, j->used < JOURNAL_MAX_BLOCKS);
+
+		if (!e)
+			return -E2BIG;
 
 		if (type == 'I') {
 			if (e->npend == e->cap) {
@@ -220,6 +234,44 @@ static void apply(struct journal *j, char type, uint64_t off, uint32_t len,
 				e->pend[n++] = e->pend[k];
 		e->npend = n;
 	}
+	return 0;
+}
+
+/* One unsigned decimal field of at most @max at *@p; advances *@p. */
+static int field(const char **p, uint64_t max, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (x > (max - (*s - '0')) / 10)
+			return -1;
+		x = x * 10 + (*s - '0');
+	}
+	*v = x;
+	*p = s;
+	return 0;
+}
+
+/* "I|A OFFSET LEN SEQ\n" with every number in range; 0 or -1. */
+static int parse_record(const char *line, uint32_t lbs, char *type,
+			uint64_t *off, uint32_t *len, uint32_t *seq)
+{
+	const char *p = line + 2;
+	uint64_t l, q;
+
+	if ((line[0] != 'I' && line[0] != 'A') || line[1] != ' ' ||
+	    field(&p, UINT64_MAX - JOURNAL_MAX_LEN, off) || *p++ != ' ' ||
+	    field(&p, JOURNAL_MAX_LEN, &l) || *p++ != ' ' ||
+	    field(&p, UINT32_MAX, &q) || strcmp(p, "\n") ||
+	    *off % lbs || !l || l % lbs)
+		return -1;
+	*type = line[0];
+	*len = l;
+	*seq = q;
+	return 0;
 }
 
 int journal_load(struct journal **jp, const char *path, char *err,
@@ -255,7 +307,9 @@ int journal_load(struct journal **jp, const char *path, char *err,
 		if (lineno == 1) {
 			if (sscanf(line, "dixload-journal 1 seed=%" SCNu64
 				   " lbs=%" SCNu32 "\n%n", &j->seed, &j->lbs,
-				   &used) != 2 || used != n || !j->lbs) {
+				   &used) != 2 || used != n || j->lbs < 512 ||
+			    j->lbs > 65536 || (j->lbs & (j->lbs - 1))) {
+				j->lbs = 0;
 				snprintf(err, errlen, "--journal %s: line 1: not a dixload journal (want \"dixload-journal 1 seed=N lbs=N\")",
 					 path);
 				r = -EINVAL;
@@ -263,17 +317,19 @@ int journal_load(struct journal **jp, const char *path, char *err,
 			}
 			continue;
 		}
-		if (sscanf(line, "%c %" SCNu64 " %" SCNu32 " %" SCNu32 "\n%n",
-			   &type, &off, &len, &seq, &used) != 4 || used != n ||
-		    (type != 'I' && type != 'A') || off % j->lbs ||
-		    len % j->lbs) {
+		if (parse_record(line, j->lbs, &type, &off, &len, &seq)) {
 			line[strcspn(line, "\n")] = '\0';
-			snprintf(err, errlen, "--journal %s: line %lu: \"%.60s\": want \"I|A OFFSET LEN SEQ\" with OFFSET and LEN multiples of %" PRIu32,
+			snprintf(err, errlen, "--journal %s: line %lu: \"%.60s\": want \"I|A OFFSET LEN SEQ\" with OFFSET and LEN multiples of %" PRIu32 ", LEN at most 1 GiB",
 				 path, lineno, line, j->lbs);
 			r = -EINVAL;
 			break;
 		}
-		apply(j, type, off, len, seq);
+		if (apply(j, type, off, len, seq)) {
+			snprintf(err, errlen, "--journal %s: line %lu: more than %u blocks named; the check pass keeps one entry per block",
+				 path, lineno, JOURNAL_MAX_BLOCKS);
+			r = -E2BIG;
+			break;
+		}
 	}
 	/* fuzz-journal found it: a header cut short left lbs 0 (a division
 	 * by zero in journal_check()) */

@@ -87,6 +87,17 @@ int main(void)
 					  sizeof(path)), err, sizeof(err)) &&
 	   strstr(err, "no whole header line"), "a header cut short is refused: %s", err);
 
+	/* the input fuzz-journal found: lbs 128 and a LEN past 32 bits */
+	ok(journal_load(&j, datafile_path("fuzz/journal/len-overflow.jr", path,
+					  sizeof(path)), err, sizeof(err)) &&
+	   strstr(err, "line 1: not a dixload journal"), "lbs 128 is refused: %s", err);
+	ok(journal_load(&j, jfile("f.jr", "dixload-journal 1 seed=1 lbs=512\nI 0 16384163840 1\n"),
+			err, sizeof(err)) && strstr(err, "line 2") && strstr(err, "at most 1 GiB"),
+	   "a LEN past 1 GiB is refused, not wrapped: %s", err);
+	ok(journal_load(&j, jfile("g.jr", "dixload-journal 1 seed=1 lbs=512\nI 0 512 4294967296\n"),
+			err, sizeof(err)) && strstr(err, "line 2"),
+	   "a SEQ past 32 bits is refused: %s", err);
+
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	if (system(path))
 		return 99;
