@@ -14,8 +14,10 @@
 #include "compare.h"
 #include "crcbench.h"
 #include "cryptobind.h"
+#include "dev.h"
 #include "engine.h"
 #include "hotload.h"
+#include "mpijob.h"
 #include "options.h"
 #include "parse.h"
 #include "precond.h"
@@ -61,6 +63,9 @@ static void print_version(void)
 #endif
 #ifdef HAVE_JSONC
 	printf(" jsonc");
+#endif
+#ifdef HAVE_MPI
+	printf(" mpi");
 #endif
 	printf("\n");
 #ifdef DIX_SANITIZED
@@ -274,32 +279,6 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 	return parse_cli(argc, argv, o, &profile, list_profiles);
 }
 
-static int check_pi_format(const struct dix_opts *o,
-			   const struct dix_engine *e, const struct dix_target *t)
-{
-	if (o->pi == PI_OFF && !engine_bypasses_block_layer(e) &&
-	    strcmp(t->integrity.format, "none")) {
-		char list[128];
-
-		if (!engine_names(engine_bypasses_block_layer, list, sizeof(list)))
-			snprintf(list, sizeof(list), "none in this build");
-		dix_err("--pi off: %s has integrity format %s and the kernel adds PI to what engine %s sends (write_generate=%d); use an engine that bypasses the block layer (%s) or write 0 to /sys/block/%s/integrity/write_generate and read_verify",
-			t->path, t->integrity.format, e->name,
-			t->integrity.write_generate, list, t->name);
-		return -EINVAL;
-	}
-	if (!o->pi_format || !strcmp(o->pi_format, "any"))
-		return 0;
-	if (strcmp(o->pi_format, t->integrity.format)) {
-		dix_err("%s: integrity format is '%s' but %s expects '%s' (give --pi-format any to run anyway)",
-			t->path, t->integrity.format,
-			o->profile ? "the profile" : "--pi-format",
-			o->pi_format);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /*
  * --plot and --log are written after the load: find out now, not after a
  * long run, that they cannot be.
@@ -363,6 +342,7 @@ static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
 static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 {
 	struct dix_target t;
+	struct dix_dev d;
 	struct dix_run r;
 	char err[1024], warn[512], *path = NULL;
 	int status;
@@ -411,11 +391,16 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	}
 	cryptobind_init(o->alg, o->tfms, o->rebind);
 	memset(&r, 0, sizeof(r));
+	memset(&d, 0, sizeof(d));
 	o->precondition = PRECOND_OFF;
-	snprintf(r.pre.reason, sizeof(r.pre.reason),
+	d.t = t;
+	d.path = path;
+	d.size = o->size;
+	snprintf(d.pre.reason, sizeof(d.pre.reason),
 		 "a crypto load has no device to write");
 	r.o = o;
-	r.t = &t;
+	r.devs = &d;
+	r.ndevs = 1;
 	r.eng = eng;
 	r.wake_fd = -1;
 	status = run_load(&r);
@@ -424,14 +409,73 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	return status;
 }
 
+/*
+ * MPI, when mpirun launched dixload or --mpi asks for it: every rank runs
+ * this function; the setup checks end in one agreement, so a rank that
+ * cannot start stops the job (named by rank and host) instead of leaving
+ * the others waiting.
+ */
+static int mpi_begin(const struct dix_opts *o, struct dix_mpi **mpi)
+{
+	static int once;
+	char err[256];
+
+	*mpi = NULL;
+	if (!o->mpi && !dix_mpi_launched())
+		return 0;
+#ifdef HAVE_MPI
+	/* MPI starts once per process: dixload sweep's second run cannot */
+	if (once++) {
+		dix_err("MPI: one run per process (run dixload sweep without mpirun)");
+		return -1;
+	}
+	if (dix_mpi_init(mpi, err, sizeof(err))) {
+		dix_err("MPI: %s", err);
+		return -1;
+	}
+	return 0;
+#else
+	(void)err;
+	if (o->mpi) {
+		dix_err("--mpi: this dixload was built without MPI (install libopenmpi-dev and configure --with-mpi)");
+		return -1;
+	}
+	/* as before MPI existed: each process runs on its own */
+	return 0;
+#endif
+}
+
+/* What MPI cannot do (yet); checked on every rank alike. */
+static int check_mpi(const struct dix_opts *o, const struct dix_engine *eng)
+{
+	if (engine_is_crypto(eng)) {
+		dix_err("--engine %s: a crypto load is not reduced over MPI ranks (run it without mpirun)",
+			eng->name);
+		return -EINVAL;
+	}
+	if (!o->interval_ms) {
+		dix_err("--interval 0: under MPI the ranks meet every interval (give --interval > 0)");
+		return -EINVAL;
+	}
+	if (o->error_log) {
+		dix_err("--error-log: under MPI every rank would write the same file (each rank prints its bad extents on its stderr)");
+		return -EINVAL;
+	}
+	if (o->per_device) {
+		dix_err("--per-device: under MPI rank 0 prints a row per rank, not per device (run without mpirun for device lines)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct dix_opts o;
-	struct dix_target t;
 	struct dix_run r;
+	struct dix_mpi *mpi = NULL;
 	const struct dix_engine *eng;
-	char err[1024], warn[512];
-	int list_profiles = 0, status = DIX_EXIT_USAGE, write;
+	char err[1024], host[64] = "";
+	int list_profiles = 0, status = DIX_EXIT_USAGE;
 
 	/* @o is initialised (to be freed) whatever build_opts() returns */
 	if (build_opts(argc, argv, &o, &list_profiles))
@@ -441,25 +485,29 @@ static int run_main(int argc, char **argv)
 		status = 0;
 		goto out;
 	}
+	if (mpi_begin(&o, &mpi))
+		goto out;
 	eng = engine_find(o.engine);
 	if (!eng) {
 		engine_names(NULL, err, sizeof(err));
 		dix_err("--engine: '%s' is not available (allowed: %s)",
 			o.engine, err);
-		goto out;
+		goto fail;
 	}
+	if (mpi && check_mpi(&o, eng))
+		goto fail;
 	if (engine_is_crypto(eng)) {
 		status = crypto_main(&o, eng);
 		goto out;
 	}
 	if (!o.dev) {
 		dix_err("--dev PATH is required (a block device or a file; see --help)");
-		goto out;
+		goto fail;
 	}
 	if (o.alg) {
 		dix_err("--alg is for crypto engines (--engine %s drives a device)",
 			eng->name);
-		goto out;
+		goto fail;
 	}
 	if ((o.sqpoll || o.hipri) && !(eng->flags & DIX_ENG_POLL)) {
 		engine_names(engine_polls, err, sizeof(err));
@@ -468,10 +516,10 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	if (check_pi_mode(&o, eng))
-		goto out;
+		goto fail;
 	if (actions_check(&o, err, sizeof(err))) {
 		dix_err("%s", err);
-		goto out;
+		goto fail;
 	}
 	if (!o.seed_set) {
 		if (getrandom(&o.seed, sizeof(o.seed), 0) != sizeof(o.seed))
@@ -480,41 +528,33 @@ static int run_main(int argc, char **argv)
 	}
 
 	if (check_output_files(&o))
-		goto out;
-	/* auto never preconditions a read-only workload (precond.h) */
-	write = rw_writes(o.rw) || o.precondition == PRECOND_ON;
-	if (write && safety_check(o.dev, 1, o.force, err, sizeof(err))) {
-		dix_err("refusing to write: %s", err);
-		goto out;
-	}
-	if (target_open(&t, o.dev, write, o.size + o.offset, err,
-			sizeof(err))) {
-		dix_err("%s", err);
-		goto out;
-	}
-	if (target_fit_region(&t, &o, err, sizeof(err), warn, sizeof(warn))) {
-		dix_err("%s", err);
-		target_close(&t);
-		goto out;
-	}
-	if (warn[0])
-		dix_warn("%s", warn);
-	if (check_pi_format(&o, eng, &t)) {
-		target_close(&t);
-		goto out;
-	}
-
+		goto fail;
 	memset(&r, 0, sizeof(r));
-	precond_decide(&o, cli_sets(argc, argv, "precondition") ? NULL :
-		       o.profile, &t, eng, &r.pre);
+	if (mpi)
+		snprintf(host, sizeof(host), "%s", dix_mpi_host(mpi));
+	if (devs_open(&o, eng, cli_sets(argc, argv, "precondition") ? NULL :
+		      o.profile, mpi ? dix_mpi_rank(mpi) : -1, host, &r.devs,
+		      &r.ndevs))
+		goto fail;
+	if (mpi && !dix_mpi_agree(mpi, 1, NULL)) {
+		devs_close(r.devs, r.ndevs);
+		goto out;
+	}
 	r.o = &o;
-	r.t = &t;
 	r.eng = eng;
 	r.wake_fd = -1;
+	r.mpi = mpi;
+	r.silent = mpi && dix_mpi_rank(mpi) != 0;
 	status = run_load(&r);
 	run_free(&r);
-	target_close(&t);
+	devs_close(r.devs, r.ndevs);
+	goto out;
+fail:
+	/* the other ranks learn it here, and rank 0 names this one */
+	if (mpi)
+		dix_mpi_agree(mpi, 0, dix_last_err);
 out:
+	dix_mpi_finish(mpi);
 	opts_free(&o);
 	return status;
 }

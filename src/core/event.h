@@ -28,6 +28,7 @@ enum dix_event_kind {
  * @json: extra JSON members, starting with ',' (e.g. ",\"crypto_added\":[]"),
  *	or NULL
  * @label: short label for the plot marker, or NULL (then @what is used)
+ * @host: under MPI, the host it happened on (printed first), else NULL
  */
 struct dix_event {
 	double t;
@@ -38,6 +39,7 @@ struct dix_event {
 	char *detail;
 	char *json;
 	char *label;
+	char *host;
 };
 
 /**

@@ -143,13 +143,20 @@ static inline void cadd(uint64_t *p, uint64_t v)
 	__atomic_store_n(p, *p + v, __ATOMIC_RELAXED);
 }
 
+/* With several devices every message names its device first. */
+static const char *dev_prefix(const struct wctx *x)
+{
+	return x->r->ndevs > 1 ? x->w->dev->path : "";
+}
+
 /* Print a note about a failure that is retried, unless 20 were printed. */
 static void print_note(struct wctx *x, const char *msg)
 {
 	if (x->notes >= NOTE_PRINT_LIMIT)
 		return;
 	pthread_mutex_lock(&x->r->lock);
-	fprintf(stderr, "dixload: %s\n", msg);
+	fprintf(stderr, "dixload: %s%s%s\n", dev_prefix(x), x->r->ndevs > 1 ?
+		": " : "", msg);
 	if (++x->notes == NOTE_PRINT_LIMIT)
 		fprintf(stderr,
 			"dixload: job %d: further retries are not announced\n",
@@ -175,7 +182,8 @@ static void extent_closed(const struct bad_extent *e, void *arg)
 	pthread_mutex_lock(&x->r->lock);
 	if (n <= max) {
 		extent_describe(e, x->lbs, line, sizeof(line));
-		fprintf(stderr, "dixload: %s\n", line);
+		fprintf(stderr, "dixload: %s%s%s\n", dev_prefix(x),
+			x->r->ndevs > 1 ? ": " : "", line);
 	} else {
 		fprintf(stderr,
 			"dixload: further bad extents are counted, not printed (--max-report %llu)\n",
@@ -193,6 +201,8 @@ static void log_bad(struct wctx *x, const struct bad_extent *b)
 	jw_init(&w, x->r->errlog);
 	jw_obj_open(&w, NULL);
 	jw_num(&w, "t", run_elapsed(x->r), 3);
+	if (x->r->ndevs > 1)
+		jw_str(&w, "dev", x->w->dev->path);
 	jw_int(&w, "job", x->w->id);
 	jw_uint(&w, "offset", b->lba * x->lbs);
 	extent_json(&w, b, x->lbs);
@@ -247,9 +257,9 @@ static void failure_extent(const struct wctx *x, const struct dix_io *io,
 	const char *check = dix_errkind_check(kind);
 	char cause[160];
 
-	if (x->r->t->crypto)
+	if (x->w->dev->t.crypto)
 		dir = io->dir == DIX_READ ? "decrypt" : "encrypt";
-	if (x->r->t->crypto && kind == DIX_ERR_VERIFY && io->status[0])
+	if (x->w->dev->t.crypto && kind == DIX_ERR_VERIFY && io->status[0])
 		snprintf(cause, sizeof(cause), "%s: %s check failed", dir,
 			 io->status);
 	else if (io->res >= 0)
@@ -518,7 +528,7 @@ static int complete(struct wctx *x, struct dix_io *io)
 			pi_check_read(x, io);
 		/* a crypto engine checked the result itself (engine.h) */
 		if (io->dir == DIX_READ && x->o->verify != VERIFY_OFF &&
-		    !x->r->t->crypto)
+		    !x->w->dev->t.crypto)
 			verify_read(x, io);
 		if (io->dir == DIX_READ &&
 		    (x->pi_app || x->o->verify != VERIFY_OFF))
@@ -700,24 +710,25 @@ static int worker_setup(struct wctx *x)
 	size_t align;
 	int r;
 
-	x->lbs = x->r->t->lbs;
+	x->lbs = x->w->dev->t.lbs;
 	tracker_init(&w->ext, w->start / x->lbs, w->end / x->lbs,
 		     DIX_EXTENTS_MAX, extent_closed, x);
 	x->pre = w->precond;
-	x->bs = x->pre ? x->r->pre.io_size : o->bs;
+	x->bs = x->pre ? x->w->dev->pre.io_size : o->bs;
 	x->pre_next = w->start;
 	depth = (x->eng->flags & DIX_ENG_SYNC) ? 1 :
-		x->pre ? x->r->pre.iodepth : o->iodepth;
+		x->pre ? x->w->dev->pre.iodepth : o->iodepth;
 	x->batch = o->iodepth_batch < depth ? o->iodepth_batch : depth;
-	x->ectx.fd = x->r->t->fd;
+	x->ectx.fd = x->w->dev->t.fd;
 	x->ectx.depth = depth;
 	x->ectx.lbs = x->lbs;
-	x->ectx.path = x->r->t->path;
+	x->ectx.path = x->w->dev->t.path;
 	x->ectx.pi_mode = o->pi;
-	x->ectx.max_xfer = pass_through_limit(x->r->t);
+	x->ectx.max_xfer = pass_through_limit(&x->w->dev->t);
+	x->ectx.io_size = x->bs;
 	x->ectx.o = o;
 	x->ectx.job = w->id;
-	x->ectx.jobs = x->r->nworkers;
+	x->ectx.jobs = x->w->dev->nworkers;
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {
@@ -727,6 +738,15 @@ static int worker_setup(struct wctx *x)
 				 strerror(-r));
 			return r;
 		}
+	}
+	/* how the engine drives the target, once per run (engine.h) */
+	if (x->ectx.note[0] && w->id == 0 && !x->pre) {
+		struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
+					.duration = -1 };
+
+		ev.t = run_elapsed(x->r);
+		ev.what = x->ectx.note;
+		run_event(x->r, &ev);
 	}
 	/* a crypto engine holds --iodepth per TFM (engine.h) */
 	depth = x->ectx.depth;
@@ -744,7 +764,7 @@ static int worker_setup(struct wctx *x)
 		    x->bs % x->pif.interval) {
 			snprintf(w->errmsg, sizeof(w->errmsg),
 				 "engine %s: --pi app needs a PI-formatted target with a protection interval dividing --bs (%s)",
-				 x->eng->name, x->r->t->path);
+				 x->eng->name, x->w->dev->t.path);
 			return -EINVAL;
 		}
 		x->nint = x->bs / x->pif.interval;
@@ -757,7 +777,7 @@ static int worker_setup(struct wctx *x)
 			pi_format_describe(&x->pif, desc, sizeof(desc));
 			snprintf(what, sizeof(what),
 				 "pi app: engine %s, %s: %s", x->eng->name,
-				 x->r->t->name, desc);
+				 x->w->dev->t.name, desc);
 			ev.t = run_elapsed(x->r);
 			ev.what = what;
 			run_event(x->r, &ev);
@@ -790,7 +810,7 @@ static int worker_setup(struct wctx *x)
 	 * data) or two writes to one block could be in flight (order
 	 * undefined).  Preconditioning writes each block once: no overlap.
 	 */
-	x->track = !x->pre && rw_writes(o->rw) && !x->r->t->crypto &&
+	x->track = !x->pre && rw_writes(o->rw) && !x->w->dev->t.crypto &&
 		   (o->verify != VERIFY_OFF || depth > 1);
 	if (x->track && inflight_init(&x->fl, depth))
 		return -ENOMEM;

@@ -20,11 +20,13 @@
 #define DIX_EXTENTS_MAX	(1u << 20)
 
 struct dix_run;
+struct dix_dev;
 
 /**
  * struct dix_worker - one worker thread.
- * @id: 0 .. jobs-1
+ * @id: 0 .. jobs-1 (within its device)
  * @run: the run it belongs to
+ * @dev: the device whose region it works on
  * @start: first byte of its slice
  * @end: end of its slice (exclusive)
  * @c: counters (written by the worker only; read by the meter)
@@ -35,6 +37,7 @@ struct dix_run;
  *	plan's size over the slice) instead of the load
  * @io_size: bytes per I/O the worker used (preconditioning: the plan's
  *	size, or less where the engine cannot carry it)
+ * @started: its thread runs (run.c joins it)
  * @done: the worker has finished (1) — read by the meter loop
  * @err: setup failure (negative errno), 0 otherwise
  * @errmsg: setup failure text
@@ -42,6 +45,7 @@ struct dix_run;
 struct dix_worker {
 	int id;
 	struct dix_run *run;
+	struct dix_dev *dev;
 	pthread_t th;
 	uint64_t start, end;
 	struct dix_counters c;
@@ -49,6 +53,7 @@ struct dix_worker {
 	struct extent_tracker ext;
 	int precond;
 	uint64_t io_size;
+	int started;
 	int done;
 	int err;
 	char errmsg[512];

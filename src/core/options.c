@@ -30,8 +30,9 @@ const char *const rebind_names[] = { "auto", "off", NULL };
 const struct dix_option dix_options[] = {
 	{
 		.name = "dev", .type = OPT_STR, .off = OFF(dev),
-		.flags = OPT_CLI_ONLY, .complete = CPL_TARGET, .metavar = "PATH",
-		.help = "target: block device or regular file (created with --size)",
+		.flags = OPT_CLI_ONLY | OPT_JOIN, .complete = CPL_TARGET,
+		.metavar = "PATH[,PATH]",
+		.help = "target: block device or regular file (created with --size); repeat or separate with commas for several, each with its own jobs; under MPI %r is the rank, %h the host",
 	},
 	{
 		.name = "profile", .type = OPT_STR, .off = OFF(profile),
@@ -120,6 +121,15 @@ const struct dix_option dix_options[] = {
 		.name = "force", .type = OPT_FLAG, .off = OFF(force),
 		.flags = OPT_CLI_ONLY,
 		.help = "write a device with a filesystem/partition/RAID signature or holders (never a mounted one or active swap)",
+	},
+	{
+		.name = "mpi", .type = OPT_FLAG, .off = OFF(mpi),
+		.flags = OPT_CLI_ONLY,
+		.help = "join an MPI job even when not started by mpirun (which needs no --mpi); rank 0 prints the job's meter",
+	},
+	{
+		.name = "per-device", .type = OPT_FLAG, .off = OFF(per_device),
+		.help = "with several --dev: also a meter line per device per interval, after the total (JSON intervals carry devices[] anyway)",
 	},
 	{
 		.name = "quiet", .type = OPT_FLAG, .off = OFF(quiet),
@@ -330,6 +340,16 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
 			set_err(err, errlen, "--%s needs a value (%s)", name,
 				d->metavar);
 			return -EINVAL;
+		}
+		/* --dev A --dev B is --dev A,B: several targets, one list */
+		if ((d->flags & OPT_JOIN) && *(char **)field) {
+			char *j = NULL;
+
+			if (asprintf(&j, "%s,%s", *(char **)field, value) < 0)
+				abort();
+			free(*(char **)field);
+			*(char **)field = j;
+			return 0;
 		}
 		free(*(char **)field);
 		*(char **)field = xstrdup(value);

@@ -33,7 +33,8 @@ struct str_list {
 
 /**
  * struct dix_opts - every effective setting of a run.
- * @dev: target path (block device or regular file)
+ * @dev: target path (block device or regular file); several separated by
+ *	commas (a repeated --dev appends)
  * @profile: profile name or file given, or NULL
  * @rw: access pattern
  * @rwmixread: percentage of reads for rw/randrw
@@ -53,6 +54,8 @@ struct str_list {
  * @seed: seed of the pattern and the random offsets
  * @seed_set: @seed came from the user (else it was drawn at start)
  * @force: write devices carrying data signatures (see safety.c)
+ * @mpi: initialise MPI although no launcher set the environment
+ * @per_device: a meter line per device besides the total (several --dev)
  * @quiet: no meter lines, only the summary
  * @max_errors: stop after this many errors (0 = unlimited)
  * @max_report: bad extents printed while running and listed in the summary
@@ -95,6 +98,8 @@ struct dix_opts {
 	uint64_t seed;
 	int seed_set;
 	int force;
+	int mpi;
+	int per_device;
 	int quiet;
 	uint64_t max_errors;
 	uint64_t max_report;
@@ -158,6 +163,8 @@ enum opt_complete {
  * and may come from a directory someone else writes.
  */
 #define OPT_ACTION	0x2
+/* A string given again is appended after a comma ("--dev A --dev B"). */
+#define OPT_JOIN	0x4
 
 /**
  * struct dix_option - one row of the option table.

@@ -27,6 +27,7 @@
 #include "hotload.h"
 #include "job.h"
 #include "journal.h"
+#include "mpijob.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
@@ -100,6 +101,10 @@ void run_event(struct dix_run *r, const struct dix_event *ev)
 	e->detail = ev->detail ? xstrdup(ev->detail) : NULL;
 	e->json = ev->json ? xstrdup(ev->json) : NULL;
 	e->label = ev->label ? xstrdup(ev->label) : NULL;
+	e->host = ev->host ? xstrdup(ev->host) : NULL;
+	/* under MPI every event names its host (rank 0 prints them all) */
+	if (!e->host && r->mpi)
+		e->host = xstrdup(dix_mpi_host(r->mpi));
 	if (ev->kind == EV_ACTION && ev->ok == 0)
 		r->action_failed = 1;
 	report_event(r, e);
@@ -112,45 +117,58 @@ static void emit_event(void *ctx, const struct dix_event *ev)
 	run_event(ctx, ev);
 }
 
-static void sum_counters(struct dix_run *r, struct dix_counters *c)
+static void sum_counters(struct dix_worker *w, int n, struct dix_counters *c)
 {
 	int i;
 
 	memset(c, 0, sizeof(*c));
-	for (i = 0; i < r->nworkers; i++)
-		counters_add(c, &r->workers[i].c);
-}
-
-static int all_done(struct dix_run *r)
-{
-	int i;
-
-	for (i = 0; i < r->nworkers; i++)
-		if (!__atomic_load_n(&r->workers[i].done, __ATOMIC_ACQUIRE))
-			return 0;
-	return 1;
+	for (i = 0; i < n; i++)
+		counters_add(c, &w[i].c);
 }
 
 void (*run_result_hook)(const struct dix_run *r,
 			const struct dix_totals *t);
 
+/*
+ * Close the interval ending at @now: the total, and with several devices
+ * each device's own over the same instant (their meters share the start
+ * and the period, so the rows of one interval cover the same time).
+ */
 static void take_sample(struct dix_run *r, struct meter *m, double now)
 {
+	struct meter_sample s, *ds = NULL;
 	struct dix_counters c;
-	struct meter_sample s;
-
 	struct cpu_snap cs;
+	int i;
 
-	sum_counters(r, &c);
-	if (meter_sample(m, now, &c, &s))
+	sum_counters(r->workers, r->nworkers, &c);
+	if (r->ndevs > 1) {
+		struct dix_counters dc;
+
+		ds = xcalloc(r->ndevs, sizeof(*ds));
+		for (i = 0; i < r->ndevs; i++) {
+			struct dix_dev *d = &r->devs[i];
+
+			sum_counters(d->workers, d->nworkers, &dc);
+			meter_sample(&d->m, now, &dc, &ds[i]);
+		}
+	}
+	if (meter_sample(m, now, &c, &s)) {
+		free(ds);
 		return;
+	}
 	cpu_read(&cs);
 	cpu_between(&r->cpu_last, &cs, &s.cpu);
 	r->cpu_last = cs;
 	pthread_mutex_lock(&r->lock);
 	sample_log_add(&r->samples, &s);
-	report_interval(r, &s);
+	for (i = 0; ds && i < r->ndevs; i++) {
+		ds[i].cpu = s.cpu;	/* the machine's: not per device */
+		sample_log_add(&r->devs[i].samples, &ds[i]);
+	}
+	report_interval(r, &s, ds);
 	pthread_mutex_unlock(&r->lock);
+	free(ds);
 }
 
 static void wait_until(struct dix_run *r, double deadline)
@@ -173,18 +191,19 @@ static void wait_until(struct dix_run *r, double deadline)
  * Sum the workers up.  Their extents move into one list and are merged, so
  * an extent that crosses the boundary of two workers' slices is one.
  */
-static void gather(struct dix_run *r, struct dix_totals *t)
+static void gather_dev(struct dix_run *r, struct dix_dev *d,
+		       struct dix_totals *t)
 {
 	size_t n = 0, i;
 	int w;
 
 	memset(t, 0, sizeof(*t));
-	sum_counters(r, &t->c);
-	for (w = 0; w < r->nworkers; w++)
-		n += r->workers[w].ext.n;
+	sum_counters(d->workers, d->nworkers, &t->c);
+	for (w = 0; w < d->nworkers; w++)
+		n += d->workers[w].ext.n;
 	t->ext = xcalloc(n ? n : 1, sizeof(*t->ext));
-	for (w = 0; w < r->nworkers; w++) {
-		struct dix_worker *wk = &r->workers[w];
+	for (w = 0; w < d->nworkers; w++) {
+		struct dix_worker *wk = &d->workers[w];
 
 		lat_merge(&t->lat[DIX_READ], &wk->lat[DIX_READ]);
 		lat_merge(&t->lat[DIX_WRITE], &wk->lat[DIX_WRITE]);
@@ -203,6 +222,38 @@ static void gather(struct dix_run *r, struct dix_totals *t)
 	for (i = 0; i < t->next; i++)
 		t->ext_blocks += t->ext[i].count;
 	t->unwritten = t->c.unwritten;
+	t->elapsed = r->t_end - r->t0;
+}
+
+/*
+ * Every device's totals into @dt (r->ndevs of them) and their sum into
+ * @t.  The sum's bad extents stay with the devices (an LBA means nothing
+ * without its device); it counts them.  One device: @t is a copy of
+ * @dt[0] whose extents are its own (@dt[0] then holds none).
+ */
+static void gather(struct dix_run *r, struct dix_totals *dt,
+		   struct dix_totals *t)
+{
+	int i, d;
+
+	for (i = 0; i < r->ndevs; i++)
+		gather_dev(r, &r->devs[i], &dt[i]);
+	if (r->ndevs == 1) {
+		*t = dt[0];
+		dt[0].ext = NULL;
+		dt[0].next = 0;
+		return;
+	}
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < r->ndevs; i++) {
+		counters_add(&t->c, &dt[i].c);
+		for (d = 0; d < DIX_DIR_NR; d++)
+			lat_merge(&t->lat[d], &dt[i].lat[d]);
+		t->ext_blocks += dt[i].ext_blocks;
+		t->ext_dropped += dt[i].ext_dropped;
+		t->ext_dropped_blocks += dt[i].ext_dropped_blocks;
+		t->unwritten += dt[i].unwritten;
+	}
 	t->elapsed = r->t_end - r->t0;
 }
 
@@ -250,13 +301,20 @@ static int journal_open(struct dix_run *r)
 	if (!o->journal)
 		return 0;
 	r->journal_write = rw_writes(o->rw);
+	/* records name byte offsets of one target, written by one process */
+	if (r->ndevs > 1 || r->mpi) {
+		dix_err("--journal %s: one device in one process only (%s)",
+			o->journal, r->mpi ? "MPI ranks would share the file" :
+			"several --dev would share offsets");
+		return -1;
+	}
 	if (!r->journal_write && o->verify == VERIFY_OFF) {
 		dix_err("--journal %s with --rw %s checks the version of every block read: it needs --verify on or strict",
 			o->journal, rw_names[o->rw]);
 		return -1;
 	}
 	if (r->journal_write ?
-	    journal_create(&r->journal, o->journal, o->seed, r->t->lbs, err,
+	    journal_create(&r->journal, o->journal, o->seed, r->devs[0].t.lbs, err,
 			   sizeof(err)) :
 	    journal_load(&r->journal, o->journal, err, sizeof(err))) {
 		dix_err("%s", err);
@@ -322,98 +380,167 @@ static int worker_failures(struct dix_run *r)
 	for (i = 0; i < r->nworkers; i++) {
 		struct dix_worker *w = &r->workers[i];
 
-		if (w->err) {
+		if (!w->err)
+			continue;
+		if (r->ndevs > 1)
+			dix_err("%s: job %d: %s", w->dev->path, w->id,
+				w->errmsg);
+		else
 			dix_err("job %d: %s", w->id, w->errmsg);
-			if (!w->c.ops[0] && !w->c.ops[1])
-				failed = 1;
-		}
+		if (!w->c.ops[0] && !w->c.ops[1])
+			failed = 1;
 	}
 	return failed;
 }
 
-/* Start every worker; on failure stop the ones started (returns -1). */
-static int start_workers(struct dix_run *r)
+/* The workers of the current phase: preconditioning or the load. */
+static int in_phase(const struct dix_worker *w, int pre)
+{
+	return !pre || w->precond;
+}
+
+static int all_done(struct dix_run *r, int pre)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++)
+		if (r->workers[i].started && in_phase(&r->workers[i], pre) &&
+		    !__atomic_load_n(&r->workers[i].done, __ATOMIC_ACQUIRE))
+			return 0;
+	return 1;
+}
+
+static void join_workers(struct dix_run *r)
 {
 	int i;
 
 	for (i = 0; i < r->nworkers; i++) {
-		int e = pthread_create(&r->workers[i].th, NULL, worker_main,
-				       &r->workers[i]);
+		if (!r->workers[i].started)
+			continue;
+		pthread_join(r->workers[i].th, NULL);
+		r->workers[i].started = 0;
+	}
+}
 
+/*
+ * Start the workers of the phase; on failure stop the ones started
+ * (returns -1).
+ */
+static int start_workers(struct dix_run *r, int pre)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++) {
+		int e;
+
+		if (!in_phase(&r->workers[i], pre))
+			continue;
+		e = pthread_create(&r->workers[i].th, NULL, worker_main,
+				   &r->workers[i]);
 		if (e) {
 			dix_err("cannot start worker %d: %s", i, strerror(e));
-			r->nworkers = i;
 			run_request_stop(r);
 			return -1;
 		}
+		r->workers[i].started = 1;
 	}
 	return 0;
 }
 
+/* What one device's preconditioning did, from its workers' totals. */
+static void precond_result(struct dix_run *r, struct dix_dev *d,
+			   const struct dix_totals *t, int setup_failed)
+{
+	struct precond_result *res = &d->pres;
+	int i;
+
+	res->seconds = t->elapsed;
+	res->bytes = t->c.bytes[DIX_WRITE];
+	res->errors = counters_errors(&t->c);
+	res->io_size = d->pre.io_size;
+	for (i = 0; i < d->nworkers; i++)
+		if (d->workers[i].io_size &&
+		    d->workers[i].io_size < res->io_size)
+			res->io_size = d->workers[i].io_size;
+	res->complete = res->bytes == res->region && !res->errors &&
+			!setup_failed;
+	(void)r;
+}
+
 /*
- * Write the region once (precond.h) with the workers in their
- * preconditioning pass; progress on a terminal every half second.  Then
- * clear every worker's counters, so the load starts from zero.
- * @pre_tot: the pass's own totals (its errors decide the exit status when
- *	the load does not start; then the caller frees them)
+ * Write the region of every device that preconditions (precond.h) with
+ * its workers in their preconditioning pass; progress on a terminal every
+ * half second.  Then clear every worker's counters, so the load starts
+ * from zero.
+ * @pre_c: the pass's own counters (its errors decide the exit status when
+ *	the load does not start)
  * Return: 0 when the load may start; 1 when it must not: stopped (signal,
  * --max-errors), an error, or a worker that could not run.
  */
-static int precondition(struct dix_run *r, struct dix_totals *pre_tot,
+static int precondition(struct dix_run *r, struct dix_counters *pre_c,
 			int *setup_failed)
 {
-	struct precond_result *res = &r->pres;
 	int tty = !r->o->quiet && isatty(STDERR_FILENO);
 	double start = dix_now(), show = start + 0.5;
-	int i, stopped;
+	uint64_t region = 0;
+	int i, k, stopped, complete = 1;
 
-	res->ran = 1;
-	for (i = 0; i < r->nworkers; i++) {
-		r->workers[i].precond = 1;
-		res->region += r->workers[i].end - r->workers[i].start;
+	memset(pre_c, 0, sizeof(*pre_c));
+	for (k = 0; k < r->ndevs; k++) {
+		struct dix_dev *d = &r->devs[k];
+
+		if (!d->pre.on)
+			continue;
+		d->pres.ran = 1;
+		for (i = 0; i < d->nworkers; i++) {
+			d->workers[i].precond = 1;
+			d->pres.region += d->workers[i].end -
+					  d->workers[i].start;
+		}
+		region += d->pres.region;
 	}
-	if (start_workers(r))
+	if (start_workers(r, 1))
 		*setup_failed = 1;
-	while (!all_done(r) && !__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+	while (!all_done(r, 1) && !__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
 		double now = dix_now();
 
 		if (tty && now >= show) {
 			struct dix_counters c;
 
-			sum_counters(r, &c);
+			sum_counters(r->workers, r->nworkers, &c);
 			report_precondition_progress(r, c.bytes[DIX_WRITE],
-						     now - start);
+						     region, now - start);
 			while (show <= now)
 				show += 0.5;
 		}
 		wait_until(r, tty ? show : now + 3600);
 	}
-	for (i = 0; i < r->nworkers; i++)
-		pthread_join(r->workers[i].th, NULL);
+	join_workers(r);
 	stopped = __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
 	if (worker_failures(r))
 		*setup_failed = 1;
 	r->t0 = start;
 	r->t_end = dix_now();
-	gather(r, pre_tot);
-	res->seconds = pre_tot->elapsed;
-	res->bytes = pre_tot->c.bytes[DIX_WRITE];
-	res->errors = counters_errors(&pre_tot->c);
-	res->io_size = r->pre.io_size;
-	for (i = 0; i < r->nworkers; i++)
-		if (r->workers[i].io_size && r->workers[i].io_size < res->io_size)
-			res->io_size = r->workers[i].io_size;
-	res->complete = res->bytes == res->region && !res->errors &&
-			!*setup_failed;
 	pthread_mutex_lock(&r->lock);
 	if (tty)
-		report_precondition_progress(r, 0, -1);	/* clear the line */
-	report_precondition(r);
+		report_precondition_progress(r, 0, 0, -1);	/* clear the line */
+	for (k = 0; k < r->ndevs; k++) {
+		struct dix_dev *d = &r->devs[k];
+		struct dix_totals t;
+
+		if (!d->pre.on)
+			continue;
+		gather_dev(r, d, &t);
+		counters_add(pre_c, &t.c);
+		precond_result(r, d, &t, *setup_failed);
+		complete &= d->pres.complete;
+		totals_free(&t);
+		report_precondition(r, d);
+	}
 	pthread_mutex_unlock(&r->lock);
-	if (!res->complete || stopped || *setup_failed)
+	if (!complete || stopped || *setup_failed)
 		return 1;
-	totals_free(pre_tot);
-	/* gather() took the (empty) extent lists; the rest starts anew */
+	/* gather_dev() took the (empty) extent lists; the rest starts anew */
 	for (i = 0; i < r->nworkers; i++) {
 		struct dix_worker *w = &r->workers[i];
 
@@ -425,14 +552,143 @@ static int precondition(struct dix_run *r, struct dix_totals *pre_tot,
 	return 0;
 }
 
+/*
+ * A worker that could not run (setup failure, no I/O): its message, for
+ * the job's verdict under MPI; NULL when every worker runs.
+ */
+static const char *worker_failed(struct dix_run *r, char *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) && w->err &&
+		    !w->c.ops[0] && !w->c.ops[1]) {
+			snprintf(buf, len, "%s: job %d: %s", w->dev->path,
+				 w->id, w->errmsg);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The meter loop of an MPI rank: one dix_mpi_tick() per deadline, on every
+ * rank, until rank 0's verdict says stop.  A rank that stops on its own
+ * ticks at once (the others learn it at their next deadline); a rank whose
+ * workers finished keeps ticking (with nothing to add) until every rank
+ * has, and its elapsed time ends when its workers did.
+ */
+static void mpi_loop(struct dix_run *r, struct meter *m, double end_at,
+		     int setup_failed)
+{
+	double done_at = 0;
+
+	for (;;) {
+		double now = dix_now(), next;
+		struct dix_counters c;
+		struct meter_sample s;
+		struct cpu_snap cs;
+		char why[600];
+		const char *failed;
+		int flags = 0, have;
+
+		if (end_at && now >= end_at)
+			run_request_stop(r);
+		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+			flags |= DIX_MPI_STOP;
+		if (all_done(r, 0)) {
+			flags |= DIX_MPI_DONE;
+			if (!done_at)
+				done_at = now;
+		}
+		failed = worker_failed(r, why, sizeof(why));
+		if (failed || setup_failed) {
+			flags |= DIX_MPI_FAILED;
+			if (!failed)
+				failed = dix_last_err;
+		}
+		if (!(flags & (DIX_MPI_STOP | DIX_MPI_FAILED)) &&
+		    now < meter_deadline(m)) {
+			next = meter_deadline(m);
+			if (end_at && end_at < next)
+				next = end_at;
+			wait_until(r, next);
+			continue;
+		}
+		sum_counters(r->workers, r->nworkers, &c);
+		have = !meter_sample(m, now, &c, &s);
+		if (have) {
+			cpu_read(&cs);
+			cpu_between(&r->cpu_last, &cs, &s.cpu);
+			r->cpu_last = cs;
+		}
+		if (dix_mpi_tick(r, have ? &s : NULL, flags, failed) &
+		    DIX_MPI_STOP)
+			break;
+	}
+	run_request_stop(r);
+	if (done_at)
+		r->t_end = done_at;
+}
+
+/* --jobs workers per device, each on an equal slice of its region. */
+static void assign_workers(struct dix_run *r)
+{
+	const struct dix_opts *o = r->o;
+	int i, k;
+
+	r->nworkers = o->jobs * r->ndevs;
+	r->workers = xcalloc(r->nworkers, sizeof(*r->workers));
+	for (k = 0; k < r->ndevs; k++) {
+		struct dix_dev *d = &r->devs[k];
+		/* equal slices, each a whole number of I/Os */
+		uint64_t slice = d->size / o->bs / o->jobs * o->bs;
+
+		d->workers = r->workers + k * o->jobs;
+		d->nworkers = o->jobs;
+		for (i = 0; i < d->nworkers; i++) {
+			struct dix_worker *w = &d->workers[i];
+
+			w->id = i;
+			w->run = r;
+			w->dev = d;
+			w->start = o->offset + i * slice;
+			w->end = w->start + slice;
+		}
+	}
+}
+
+/* The first block device's name, for the control thread's advice. */
+static const char *first_blk(const struct dix_run *r)
+{
+	int k;
+
+	for (k = 0; k < r->ndevs; k++)
+		if (r->devs[k].t.is_blk)
+			return r->devs[k].t.name;
+	return NULL;
+}
+
+static void totals_free_all(struct dix_run *r, struct dix_totals *dt,
+			    struct dix_totals *t)
+{
+	int k;
+
+	for (k = 0; k < r->ndevs; k++)
+		totals_free(&dt[k]);
+	totals_free(t);
+	free(dt);
+}
+
 int run_load(struct dix_run *r)
 {
 	const struct dix_opts *o = r->o;
-	uint64_t region = o->size, slice;
-	struct dix_totals tot;
+	struct dix_totals tot, *dt;
 	struct meter m;
 	double period = o->interval_ms / 1000.0, end_at = 0;
-	int i, status, setup_failed = 0, ctl_started = 0;
+	int k, status, setup_failed = 0, ctl_started = 0, pre = 0;
 
 	pthread_mutex_init(&r->lock, NULL);
 	if (errlog_open(r))
@@ -448,57 +704,65 @@ int run_load(struct dix_run *r)
 		journal_finish(r);
 		return DIX_EXIT_USAGE;
 	}
-	r->nworkers = o->jobs;
-	r->workers = xcalloc(r->nworkers, sizeof(*r->workers));
-	/* equal slices, each a whole number of I/Os */
-	slice = region / o->bs / r->nworkers * o->bs;
-	for (i = 0; i < r->nworkers; i++) {
-		struct dix_worker *w = &r->workers[i];
-
-		w->id = i;
-		w->run = r;
-		w->start = o->offset + i * slice;
-		w->end = w->start + slice;
-	}
+	assign_workers(r);
+	for (k = 0; k < r->ndevs; k++)
+		pre |= r->devs[k].pre.on;
 
 	install_signals(r);
 	report_start(r);
-	if (r->pre.on) {
-		struct dix_totals pre_tot;
+	if (pre || r->mpi) {
+		struct dix_counters pre_c;
+		int failed = 0;
 
-		if (precondition(r, &pre_tot, &setup_failed)) {
+		memset(&pre_c, 0, sizeof(pre_c));
+		if (pre)
+			failed = precondition(r, &pre_c, &setup_failed);
+		/* every rank starts, or none does */
+		if (r->mpi && !dix_mpi_agree(r->mpi, !failed,
+					     "preconditioning did not complete"))
+			failed = 1;
+		if (failed) {
 			/* nothing measured: the summary says so; the exit
 			 * status follows what the writes met */
-			status = exit_status(r, &pre_tot, setup_failed);
-			totals_free(&pre_tot);
+			memset(&tot, 0, sizeof(tot));
+			tot.c = pre_c;
+			status = exit_status(r, &tot, setup_failed);
+			if (r->mpi)
+				status = dix_mpi_status(r->mpi, status);
 			errlog_close(r);
 			journal_finish(r);
 			memset(&tot, 0, sizeof(tot));
+			dt = xcalloc(r->ndevs, sizeof(*dt));
 			pthread_mutex_lock(&r->lock);
-			report_summary(r, &tot, status);
+			report_summary(r, &tot, dt, status);
 			pthread_mutex_unlock(&r->lock);
+			free(dt);
 			goto out;
 		}
 	}
 	r->started = 1;
 	cpu_read(&r->cpu_first);
 	r->cpu_last = r->cpu_first;
-	r->t0 = dix_now();
-	if (period > 0)
+	r->t0 = r->mpi ? dix_mpi_start(r->mpi) : dix_now();
+	r->t_end = 0;
+	if (period > 0) {
 		meter_init(&m, r->t0, period);
+		for (k = 0; k < r->ndevs; k++)
+			meter_init(&r->devs[k].m, r->t0, period);
+	}
 	if (o->runtime > 0)
 		end_at = r->t0 + o->runtime;
 
-	if (start_workers(r))
+	if (start_workers(r, 0))
 		setup_failed = 1;
-	if (!setup_failed) {
+	/* under MPI the lowest rank of each host runs its actions and watch */
+	if (!setup_failed && (!r->mpi || dix_mpi_leader(r->mpi))) {
 		struct dix_event_sink sink = {
 			.emit = emit_event, .ctx = r, .t0 = r->t0,
 		};
 		int c;
 
-		r->ctl = control_start(o, r->t->is_blk ? r->t->name : NULL,
-				       &sink, &c);
+		r->ctl = control_start(o, first_blk(r), &sink, &c);
 		if (c == 0) {
 			ctl_started = 1;
 		} else if (c < 0) {
@@ -510,7 +774,9 @@ int run_load(struct dix_run *r)
 		}
 	}
 
-	while (!all_done(r)) {
+	if (r->mpi)
+		mpi_loop(r, &m, end_at, setup_failed);
+	while (!r->mpi && !all_done(r, 0)) {
 		double now = dix_now(), next = INFINITY;
 
 		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
@@ -532,12 +798,12 @@ int run_load(struct dix_run *r)
 		wait_until(r, next);
 	}
 	/* a runtime end that coincides with a tick still gets its sample */
-	if (period > 0 && dix_now() >= meter_deadline(&m) - 1e-3)
+	if (!r->mpi && period > 0 && dix_now() >= meter_deadline(&m) - 1e-3)
 		take_sample(r, &m, dix_now());
 
-	for (i = 0; i < r->nworkers; i++)
-		pthread_join(r->workers[i].th, NULL);
-	r->t_end = dix_now();
+	join_workers(r);
+	if (!r->mpi || !r->t_end)
+		r->t_end = dix_now();
 	if (ctl_started) {
 		control_stop(r->ctl);
 		r->ctl = NULL;
@@ -548,7 +814,7 @@ int run_load(struct dix_run *r)
 	 * at least half a period, so no rate is computed over a sliver.  Its
 	 * I/O is always in the summary.
 	 */
-	if (period > 0 && r->t_end - m.last >= period / 2)
+	if (!r->mpi && period > 0 && r->t_end - m.last >= period / 2)
 		take_sample(r, &m, r->t_end);
 
 	if (worker_failures(r))
@@ -563,22 +829,31 @@ int run_load(struct dix_run *r)
 			r->errlog ? " holds every bad block" : "");
 	errlog_close(r);
 	journal_finish(r);
-	gather(r, &tot);
+	dt = xcalloc(r->ndevs, sizeof(*dt));
+	gather(r, dt, &tot);
 	{
 		struct cpu_snap end;
 
 		cpu_read(&end);
 		cpu_between(&r->cpu_first, &end, &tot.cpu);
+		for (k = 0; k < r->ndevs; k++)
+			dt[k].cpu = tot.cpu;	/* the machine's and dixload's */
 	}
 	if (run_result_hook)
 		run_result_hook(r, &tot);
 	analysis_run(r);
 	status = exit_status(r, &tot, setup_failed);
-	pthread_mutex_lock(&r->lock);
-	report_summary(r, &tot, status);
-	pthread_mutex_unlock(&r->lock);
-	totals_free(&tot);
-	analysis_write_files(r);
+	if (r->mpi) {
+		/* rank 0 prints the job's summary; every rank gets its status */
+		status = dix_mpi_summary(r, &tot, dt, status);
+	} else {
+		pthread_mutex_lock(&r->lock);
+		report_summary(r, &tot, dt, status);
+		pthread_mutex_unlock(&r->lock);
+	}
+	totals_free_all(r, dt, &tot);
+	if (!r->silent)
+		analysis_write_files(r);
 out:
 	sig_run = NULL;
 	close(r->wake_fd);
@@ -595,6 +870,7 @@ void run_free(struct dix_run *r)
 		free(r->events[i].detail);
 		free(r->events[i].json);
 		free(r->events[i].label);
+		free(r->events[i].host);
 	}
 	free(r->events);
 	r->events = NULL;
@@ -603,6 +879,14 @@ void run_free(struct dix_run *r)
 	r->transitions = NULL;
 	r->ntransitions = 0;
 	sample_log_free(&r->samples);
+	for (i = 0; i < r->ndevs; i++) {
+		sample_log_free(&r->devs[i].samples);
+		free(r->devs[i].transitions);
+		r->devs[i].transitions = NULL;
+		r->devs[i].ntransitions = 0;
+		r->devs[i].workers = NULL;
+		r->devs[i].nworkers = 0;
+	}
 	free(r->workers);
 	r->workers = NULL;
 	r->nworkers = 0;

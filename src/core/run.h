@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dev.h"
 #include "engine.h"
 #include "event.h"
 #include "meter.h"
@@ -68,12 +69,14 @@ struct dix_transition {
 /**
  * struct dix_run - shared state of a run.
  * @o: effective options
- * @t: the opened target
+ * @devs: the opened targets, each with its region, preconditioning,
+ *	workers, meter and transitions (dev.h)
+ * @ndevs: entries in @devs (1 unless several --dev were given)
  * @eng: the engine
- * @workers: @nworkers worker threads
+ * @workers: @nworkers worker threads, --jobs per device in device order
  * @stop: set to end the load (runtime over, signal, --max-errors)
  * @t0: monotonic time the load started
- * @samples: every meter interval
+ * @samples: every meter interval (all devices together)
  * @events: every event, in time order
  * @transitions: results of the transition analysis
  * @lock: serialises output and the event list
@@ -84,16 +87,18 @@ struct dix_transition {
  * @errlog_lock: keeps the lines of @errlog whole
  * @extents_closed: bad extents closed by the workers so far (the first
  *	--max-report of them are printed while running)
- * @pre: the preconditioning decision (set before run_load())
- * @pres: what preconditioning did
  * @started: the measured load started (0: stopped or failed while
  *	preconditioning)
  * @cpu_first: CPU reading when the load started
  * @cpu_last: CPU reading at the last meter sample
+ * @mpi: the MPI job this rank belongs to (mpijob.h), or NULL
+ * @silent: print nothing on stdout (an MPI rank other than 0: rank 0
+ *	prints the job's lines)
  */
 struct dix_run {
 	struct dix_opts *o;
-	struct dix_target *t;
+	struct dix_dev *devs;
+	int ndevs;
 	const struct dix_engine *eng;
 	struct dix_worker *workers;
 	int nworkers;
@@ -116,15 +121,15 @@ struct dix_run {
 	uint64_t journal_batches, journal_records;
 	double journal_sync_s;		/* writing + fdatasync time */
 	uint64_t extents_closed;
-	struct precond_plan pre;
-	struct precond_result pres;
 	int started;
 	struct cpu_snap cpu_first;
 	struct cpu_snap cpu_last;
+	struct dix_mpi *mpi;
+	int silent;
 };
 
 /**
- * run_load() - run the load described by @r->o on @r->t with @r->eng,
+ * run_load() - run the load described by @r->o on @r->devs with @r->eng,
  * printing meter lines and the summary.
  * Return: the exit status (enum dix_exit).
  */
@@ -132,8 +137,8 @@ int run_load(struct dix_run *r);
 
 /**
  * run_free() - release what run_load() kept in @r for the report: the
- * workers, samples, events and transitions.  @r->o and @r->t stay the
- * caller's.
+ * workers, samples, events and transitions (the devices' too).  @r->o
+ * and the devices' targets stay the caller's.
  */
 void run_free(struct dix_run *r);
 

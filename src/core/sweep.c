@@ -9,12 +9,15 @@
  * options give none).  A point's own meter and summary go nowhere; what
  * is kept per point is its MB/s, IOPS, CPU seconds per GB, p99 latency,
  * exit status and how many requests it had in flight, so sync and async
- * submission can be read off at equal concurrency.
+ * submission can be read off at equal concurrency.  --plot FILE.svg
+ * draws MB/s against the first key's values, one series per combination
+ * of the other keys (sweepplot.c).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,7 @@
 #include "report.h"
 #include "run.h"
 #include "sweep.h"
+#include "sweepplot.h"
 #include "util.h"
 
 #define SWEEP_MAX_KEYS	8
@@ -77,13 +81,16 @@ static void keep_result(const struct dix_run *r, const struct dix_totals *t)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: dixload sweep KEY=V1,V2,... [KEY=V1,...] [--json] -- RUN-OPTIONS\n"
+"Usage: dixload sweep KEY=V1,V2,... [KEY=V1,...] [--json] [--plot FILE.svg]\n"
+"                     -- RUN-OPTIONS\n"
 "\n"
 "Run the load of RUN-OPTIONS once per point of the cartesian product of\n"
 "the lists (KEY is an option name without --: iodepth, tfms, bs, submit,\n"
 "jobs ...), each a fresh run of --runtime seconds (default 5), and print\n"
 "a table: the point, MB/s, IOPS, requests in flight, dixload's CPU seconds\n"
-"per GB, p99 latency.  --json prints one JSON line per point instead.\n");
+"per GB, p99 latency.  --json prints one JSON line per point instead.\n"
+"--plot FILE.svg draws MB/s against the first KEY's values, one series\n"
+"per combination of the other keys.\n");
 }
 
 static int parse_key(const char *arg, struct sweep_key *k)
@@ -139,11 +146,89 @@ static void run_point(int (*run)(int, char **), int argc, char **argv,
 	cur = NULL;
 }
 
+/*
+ * The --plot file: MB/s of point @pts[i] (the points in sweep order, the
+ * last key varying fastest) against keys[0]'s values, one series per
+ * combination of keys[1..].  Return: 0, or -errno.
+ */
+static int write_plot(const char *path, const struct sweep_key *keys,
+		      int nkeys, const struct sweep_point *pts, int total,
+		      int argc, char **argv, int dash)
+{
+	int nx = keys[0].n, ns = total / nx, i, k, r;
+	struct sweep_series *ser = xcalloc(ns, sizeof(*ser));
+	double *y = xcalloc((size_t)total, sizeof(*y));
+	char **lab = xcalloc(ns, sizeof(*lab));
+	char title[256];
+	size_t tl;
+	FILE *f;
+
+	for (i = 0; i < total; i++) {
+		/* i = x * ns + series: keys[0] varies slowest */
+		int x = i / ns, sidx = i % ns;
+
+		y[sidx * nx + x] = pts[i].have && pts[i].status == 0 ?
+				   pts[i].mbps : NAN;
+	}
+	for (k = 0; k < ns; k++) {
+		size_t n = 0, cap = 256;
+		int rest = k, j;
+
+		lab[k] = xcalloc(cap, 1);
+		/* the series' values of keys[1..], the last fastest */
+		for (j = nkeys - 1; j >= 1; j--) {
+			char one[160];
+			size_t ol;
+
+			snprintf(one, sizeof(one), "%s=%s%s", keys[j].name,
+				 keys[j].v[rest % keys[j].n],
+				 j < nkeys - 1 ? " " : "");
+			rest /= keys[j].n;
+			ol = strlen(one);
+			if (n + ol + 1 > cap)
+				break;
+			memmove(lab[k] + ol, lab[k], n + 1);
+			memcpy(lab[k], one, ol);
+			n += ol;
+		}
+		ser[k].label = lab[k];
+		ser[k].y = y + (size_t)k * nx;
+	}
+	tl = snprintf(title, sizeof(title), "dixload sweep: MB/s against %s;",
+		      keys[0].name);
+	for (i = dash + 1; i < argc && tl < sizeof(title) - 1; i++)
+		tl += snprintf(title + tl, sizeof(title) - tl, " %s", argv[i]);
+	f = fopen(path, "we");
+	if (!f) {
+		r = -errno;
+	} else {
+		struct sweep_plot d = {
+			.title = title, .xname = keys[0].name,
+			.xval = (const char *const *)keys[0].v, .nx = nx,
+			.s = ser, .ns = ns,
+		};
+
+		r = sweep_plot_svg(f, &d);
+		if (fclose(f) && !r)
+			r = -errno;
+	}
+	if (r)
+		dix_err("sweep: --plot %s: %s", path, strerror(-r));
+	for (k = 0; k < ns; k++)
+		free(lab[k]);
+	free(lab);
+	free(ser);
+	free(y);
+	return r;
+}
+
 int sweep_main(int argc, char **argv, int (*run)(int, char **))
 {
 	struct sweep_key keys[SWEEP_MAX_KEYS];
 	int nkeys = 0, json = 0, i, dash = -1, nrun, has_runtime = 0;
-	int idx[SWEEP_MAX_KEYS] = { 0 }, worst = 0, k;
+	int idx[SWEEP_MAX_KEYS] = { 0 }, worst = 0, k, total = 1, np = 0;
+	struct sweep_point *pts = NULL;
+	const char *plot = NULL;
 	char **av;
 	int ac;
 
@@ -161,6 +246,16 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			json = 1;
 			continue;
 		}
+		if (!strcmp(argv[i], "--plot") || !strncmp(argv[i], "--plot=", 7)) {
+			plot = argv[i][6] ? argv[i] + 7 : argv[i + 1];
+			if (!plot || !*plot || !strcmp(plot, "--")) {
+				dix_err("sweep: --plot needs a FILE.svg");
+				return DIX_EXIT_USAGE;
+			}
+			if (!argv[i][6])
+				i++;
+			continue;
+		}
 		if (nkeys == SWEEP_MAX_KEYS) {
 			dix_err("sweep: at most %d keys", SWEEP_MAX_KEYS);
 			return DIX_EXIT_USAGE;
@@ -172,6 +267,20 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		usage(stderr);
 		return DIX_EXIT_USAGE;
 	}
+	if (plot) {
+		/* written after the last point: find out now that it can be */
+		int fd = open(plot, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd < 0) {
+			dix_err("sweep: --plot %s: cannot write: %s", plot,
+				strerror(errno));
+			return DIX_EXIT_USAGE;
+		}
+		close(fd);
+	}
+	for (k = 0; k < nkeys; k++)
+		total *= keys[k].n;
+	pts = xcalloc(total, sizeof(*pts));
 	nrun = argc - dash - 1;
 	for (i = dash + 1; i < argc; i++)
 		if (!strncmp(argv[i], "--runtime", 9))
@@ -207,6 +316,7 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		}
 		av[ac] = NULL;
 		run_point(run, ac, av, &p);
+		pts[np++] = p;
 		if (p.status > worst)
 			worst = p.status;
 		if (json) {
@@ -253,6 +363,11 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			break;
 	}
 	run_result_hook = NULL;
+	/* a failed write is reported, the exit status stays the load's (as
+	 * for a run's own --plot) */
+	if (plot)
+		write_plot(plot, keys, nkeys, pts, total, argc, argv, dash);
+	free(pts);
 	free(av);
 	for (k = 0; k < nkeys; k++) {
 		for (i = 0; i < keys[k].n; i++)

@@ -34,11 +34,17 @@ uint64_t dix_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+const char *dix_msg_prefix = "";
+char dix_last_err[256];
+
 void dix_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dixload: ", stderr);
+	va_start(ap, fmt);
+	vsnprintf(dix_last_err, sizeof(dix_last_err), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "dixload: %s", dix_msg_prefix);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -49,7 +55,7 @@ void dix_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dixload: warning: ", stderr);
+	fprintf(stderr, "dixload: %swarning: ", dix_msg_prefix);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -34,6 +34,15 @@ double dix_now(void);
 /** dix_now_ns() - monotonic time in nanoseconds. */
 uint64_t dix_now_ns(void);
 
+/*
+ * dix_msg_prefix - put after "dixload: " in dix_err()/dix_warn() lines
+ * ("rank 2 (node7): " under MPI); "" by default.
+ * dix_last_err - the last dix_err() message (an MPI rank sends it to rank
+ * 0 when its setup fails).
+ */
+extern const char *dix_msg_prefix;
+extern char dix_last_err[256];
+
 /** dix_err() - print "dixload: <msg>" on stderr. */
 void dix_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

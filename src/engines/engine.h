@@ -113,6 +113,11 @@ struct dix_io {
  * @o: the run's options (crypto engines read --alg, --tfms, --submit,
  *	--seed, --verify from them)
  * @job: the worker's id; @jobs: how many workers there are
+ * @io_size: the largest I/O the worker will queue, in bytes (--bs, or the
+ *	preconditioning writes' size); 0 when not known
+ * @note: set by init() when how the engine drives the target is worth
+ *	knowing and depends on the system ("sg path: async (/dev/sg0)"); the
+ *	job reports it once per run as a note event (empty: nothing to say)
  *
  * init() of a DIX_TGT_CRYPTO engine may raise @depth: --iodepth counts
  * requests in flight per TFM, and a worker holds several TFMs.
@@ -131,6 +136,8 @@ struct dix_eng_ctx {
 	const struct dix_opts *o;
 	int job;
 	int jobs;
+	uint64_t io_size;
+	char note[160];
 };
 
 /**

@@ -90,10 +90,10 @@ static int candidates(const struct dix_run *r, int **out)
  * Analyse every candidate; @w (may be NULL) receives the spans used.
  * Return: the number of transitions in *@tr (malloc'ed).
  */
-static int analyse(const struct dix_run *r, struct dix_transition **tr,
+static int analyse(const struct dix_run *r, const struct sample_log *l,
+		   uint32_t lbs, struct dix_transition **tr,
 		   struct tr_window **w)
 {
-	const struct sample_log *l = &r->samples;
 	double *t, *dt, *y, *share;
 	struct tr_series s;
 	struct tr_params p;
@@ -117,7 +117,7 @@ static int analyse(const struct dix_run *r, struct dix_transition **tr,
 	share = xmalloc(l->n * sizeof(*share));
 	for (i = 0; i < l->n; i++) {
 		/* blocks read in the interval: headers are checked per block */
-		double blocks = l->s[i].read_bps * l->s[i].dt / r->t->lbs;
+		double blocks = lbs ? l->s[i].read_bps * l->s[i].dt / lbs : 0;
 
 		t[i] = l->s[i].t;
 		dt[i] = l->s[i].dt;
@@ -126,7 +126,8 @@ static int analyse(const struct dix_run *r, struct dix_transition **tr,
 	}
 	/* without verification nothing counts never-written blocks */
 	s = (struct tr_series){ .t = t, .dt = dt, .y = y, .n = l->n,
-				.share = r->o->verify != VERIFY_OFF ? share : NULL };
+				.share = r->o->verify != VERIFY_OFF && lbs ?
+					 share : NULL };
 	tr_params_default(&p);
 	*tr = xcalloc(n, sizeof(**tr));
 	if (w)
@@ -147,10 +148,35 @@ static int analyse(const struct dix_run *r, struct dix_transition **tr,
 	return n;
 }
 
+/*
+ * The logical block size the never-written share of @r's total is counted
+ * in: the devices' common one; 0 (no share) when they differ.
+ */
+static uint32_t total_lbs(const struct dix_run *r)
+{
+	int k;
+
+	for (k = 1; k < r->ndevs; k++)
+		if (r->devs[k].t.lbs != r->devs[0].t.lbs)
+			return 0;
+	return r->devs[0].t.lbs;
+}
+
 void analysis_run(struct dix_run *r)
 {
+	int k;
+
 	free(r->transitions);
-	r->ntransitions = analyse(r, &r->transitions, NULL);
+	r->ntransitions = analyse(r, &r->samples, total_lbs(r),
+				  &r->transitions, NULL);
+	/* each device's own throughput around the same events */
+	for (k = 0; r->ndevs > 1 && k < r->ndevs; k++) {
+		struct dix_dev *d = &r->devs[k];
+
+		free(d->transitions);
+		d->ntransitions = analyse(r, &d->samples, d->t.lbs,
+					  &d->transitions, NULL);
+	}
 }
 
 /* "dixload /dev/sda: randrw 256k QD1 x1, T10-DIF-TYPE1-CRC, profile dif1" */
@@ -161,9 +187,9 @@ static char *plot_title(const struct dix_run *r)
 
 	format_size(o->bs, bs, sizeof(bs));
 	if (asprintf(&s, "dixload %s: %s %s QD%llu x%llu, %s%s%s",
-		     r->t->path, rw_names[o->rw], bs,
+		     r->ndevs > 1 ? o->dev : r->devs[0].t.path, rw_names[o->rw], bs,
 		     (unsigned long long)o->iodepth,
-		     (unsigned long long)o->jobs, r->t->integrity.format,
+		     (unsigned long long)o->jobs, r->devs[0].t.integrity.format,
 		     o->profile ? ", profile " : "",
 		     o->profile ? o->profile : "") < 0)
 		return xstrdup("dixload");
@@ -181,7 +207,7 @@ static int write_plot(struct dix_run *r, const char *path)
 	int nt, i, nm = 0, nlv = 0, e = 0;
 	FILE *f;
 
-	nt = analyse(r, &tr, &w);
+	nt = analyse(r, &r->samples, total_lbs(r), &tr, &w);
 	lv = xcalloc(2 * nt + 1, sizeof(*lv));
 	texts = xcalloc(r->nevents + 2 * nt + 1, sizeof(*texts));
 	for (i = 0; i < r->nevents; i++) {

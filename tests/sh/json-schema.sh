@@ -1,5 +1,5 @@
 #!/bin/sh
-# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare): no undocumented key, no missing "always" key.
+# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, an MPI job when built with MPI): no undocumented key, no missing "always" key.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 need_feature jsonc
@@ -17,10 +17,31 @@ run_dix "$WORK/3.json" "$WORK/3.err" --dev "$F" --size 8m --rw randread --bs 16k
 [ $? = 3 ] || fail "the corrupted read run did not exit 3: $(tail -n 3 "$WORK/3.err")"
 "$DIXLOAD" compare "$WORK/1.json" "$WORK/2.json" --output-format json > "$WORK/4.json"
 [ $? -le 5 ] || fail "compare failed"
+# several targets: the devices[] rows, and an extent named by its device
+run_dix "$WORK/5.json" "$WORK/5.err" --dev "$F,$WORK/g.img" --size 8m --rw randrw \
+	--bs 16k --runtime 3 --interval 500 --exec 'true@1.5' --precondition on \
+	--output-format json || fail "two-device run: $(cat "$WORK/5.err")"
+printf 'XXXXXXXX' | dd of="$WORK/g.img" bs=1 seek=$((409600 + 300)) conv=notrunc 2>/dev/null
+run_dix "$WORK/6.json" "$WORK/6.err" --dev "$F,$WORK/g.img" --size 8m --rw randread \
+	--bs 16k --runtime 1 --output-format json
+[ $? = 3 ] || fail "the corrupted two-device run did not exit 3: $(tail -n 3 "$WORK/6.err")"
+# an MPI job (when this build has MPI): ranks[] rows, events with a host
+mpi_run=
+if "$DIXLOAD" --version | grep -q '^features:.* mpi' && command -v mpirun >/dev/null; then
+	MPIRUN="mpirun --oversubscribe -np 2"
+	[ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
+	# sanitized: no leak checks of Open MPI's exit (see tests/sh/mpi.sh)
+	san=
+	"$DIXLOAD" --version | grep -q '^sanitizers:' && san=:detect_leaks=0
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}$san" $MPIRUN "$DIXLOAD" --dev "$WORK/m%r.img" --size 8m --rw randrw --bs 16k \
+		--runtime 3 --interval 500 --exec 'true@1.5' --output-format json \
+		>"$WORK/7.json" 2>"$WORK/7.err" || fail "MPI run: $(cat "$WORK/7.err")"
+	mpi_run=$WORK/7.json
+fi
 "$DIXLOAD" --dump-options | cut -f1 > "$WORK/options"
 
 python3 - "$top_srcdir/doc/json.md" "$WORK/options" "$WORK/1.json" "$WORK/2.json" \
-	"$WORK/3.json" "$WORK/4.json" <<'PY' || fail "output and doc/json.md disagree (above)"
+	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
 import json, re, sys
 doc, optfile, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 options = set(open(optfile).read().split())
@@ -72,7 +93,9 @@ for t in ("start", "interval", "event", "precondition", "summary", "compare"):
         bad.append("no %s record in the runs: the test would not check it" % t)
 # the optional keys these runs must exercise
 for t, p in (("interval", "cap.read_bps"), ("summary", "bad_extents[].lba"),
-             ("summary", "transitions[].ratio"), ("event", "ok"), ("compare", "rows[].change_pct")):
+             ("summary", "transitions[].ratio"), ("event", "ok"), ("compare", "rows[].change_pct"),
+             ("interval", "devices[].iops"), ("summary", "devices[].bad_extents[].lba"),
+             ("summary", "bad_extents[].dev"), ("summary", "devices[].transitions[].ratio")):
     if p not in seen.get(t, ()):
         bad.append("%s key %s never written: the run did not exercise it" % (t, p))
 start = json.loads(open(runs[0]).readline())

@@ -212,6 +212,7 @@ static void test_control(void)
 {
 	struct dix_opts o;
 	struct dix_target t;
+	struct dix_dev d;
 	struct dix_run r;
 	const struct dix_event *e;
 	char err[256], val[256], outpath[] = "/tmp/dixload-hotload-out-XXXXXX";
@@ -239,7 +240,11 @@ static void test_control(void)
 	snprintf(t.name, sizeof(t.name), "x");
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
-	r.t = &t;
+	memset(&d, 0, sizeof(d));
+	d.t = t;
+	d.path = "/tmp/x";
+	r.devs = &d;
+	r.ndevs = 1;
 	r.wake_fd = -1;
 	pthread_mutex_init(&r.lock, NULL);
 

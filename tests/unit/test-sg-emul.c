@@ -10,11 +10,15 @@
  * stores data and tuples, returns them on READ with RDPROTECT=1 after
  * checking them, and rejects a bad tuple with CHECK CONDITION, ABORTED
  * COMMAND, ASC 0x10 ASCQ 1/2/3.  The test drives the engine only through
- * its ops, as the job loop does.
+ * its ops, as the job loop does, on each of its paths: inline SG_IO
+ * (--iodepth 1), the sg driver's asynchronous interface (dix_sg_async,
+ * emulated here: completions come back in reverse order of submission),
+ * and the thread pool (when no sg node can be opened).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +245,104 @@ out:
 	return 0;
 }
 
+/* ---- the sg driver's asynchronous interface, emulated ---- */
+
+#define EMU_FD	1000	/* descriptors the emulated open hands out */
+
+static struct {
+	int open_ok;		/* 0: no sg node (the engine takes threads) */
+	int opens, closes;
+	struct sg_io_hdr q[64];	/* submitted, not yet reaped (copies) */
+	int qfd[64];		/* ... and the descriptor each came on */
+	int n, max_n;
+	int bad_fd;		/* a call on a descriptor never opened */
+	pthread_t owner;	/* every call must come from this thread */
+	int other_thread;
+} aemu;
+
+static int aemu_fd_ok(int fd)
+{
+	if (!pthread_equal(pthread_self(), aemu.owner))
+		aemu.other_thread++;
+	if (fd < EMU_FD || fd >= EMU_FD + aemu.opens)
+		aemu.bad_fd++;
+	return 1;
+}
+
+static int aemu_open(int blkfd, char *node, size_t nlen, char *why,
+		     size_t wlen)
+{
+	(void)blkfd;
+	if (!aemu.open_ok) {
+		snprintf(why, wlen, "emulated: no scsi_generic entry");
+		return -ENODEV;
+	}
+	snprintf(node, nlen, "/dev/sg-emul");
+	return EMU_FD + aemu.opens++;
+}
+
+static int aemu_submit(int fd, struct sg_io_hdr *h)
+{
+	aemu_fd_ok(fd);
+	if (aemu.n == 64)
+		return -EDOM;
+	aemu.qfd[aemu.n] = fd;
+	aemu.q[aemu.n++] = *h;	/* the driver copies the header on write() */
+	if (aemu.n > aemu.max_n)
+		aemu.max_n = aemu.n;
+	return 0;
+}
+
+/* the newest of @fd's first: the engine must match completions by usr_ptr */
+static int aemu_reap(int fd, struct sg_io_hdr *h)
+{
+	int i;
+
+	aemu_fd_ok(fd);
+	for (i = aemu.n - 1; i >= 0 && aemu.qfd[i] != fd; i--)
+		;
+	if (i < 0)
+		return 0;
+	*h = aemu.q[i];
+	memmove(&aemu.q[i], &aemu.q[i + 1], (aemu.n - i - 1) * sizeof(aemu.q[0]));
+	memmove(&aemu.qfd[i], &aemu.qfd[i + 1], (aemu.n - i - 1) * sizeof(aemu.qfd[0]));
+	aemu.n--;
+	emu_sgio(fd, h);
+	return 1;
+}
+
+static int aemu_poll(struct pollfd *p, unsigned int n, int timeout)
+{
+	unsigned int i;
+	int j, ready = 0;
+
+	for (i = 0; i < n; i++) {
+		aemu_fd_ok(p[i].fd);
+		p[i].revents = 0;
+		for (j = 0; j < aemu.n; j++)
+			if (aemu.qfd[j] == p[i].fd)
+				p[i].revents = POLLIN;
+		ready += !!p[i].revents;
+	}
+	if (!ready && timeout < 0)
+		return -EDEADLK;	/* would sleep for ever */
+	return ready;
+}
+
+static void aemu_close(int fd)
+{
+	aemu_fd_ok(fd);
+	aemu.closes++;
+}
+
+static const struct dix_sg_async_ops aemu_ops = {
+	.open = aemu_open,
+	.submit = aemu_submit,
+	.reap = aemu_reap,
+	.poll = aemu_poll,
+	.close = aemu_close,
+};
+
 static void emu_format(unsigned int type)
 {
 	memset(emu.data, 0, sizeof(emu.data));
@@ -250,6 +352,7 @@ static void emu_format(unsigned int type)
 	emu.delay_us = 0;
 	emu.max_inflight = 0;
 	memcpy(emu.product, "DIF EMULATOR    ", 17);
+	aemu.max_n = 0;
 }
 
 /* ---- driving the engine like the job loop ---- */
@@ -295,7 +398,10 @@ static struct dix_io *run1(struct dix_eng_ctx *ctx, struct dix_io *io,
 	io->recovered = 0;
 	io->detail[0] = '\0';
 	io->status[0] = '\0';
-	if (engine_sg.queue(ctx, io) != DIX_Q_QUEUED)
+	n = engine_sg.queue(ctx, io);
+	if (n == DIX_Q_COMPLETED)	/* --iodepth 1: SG_IO inline */
+		return io;
+	if (n != DIX_Q_QUEUED)
 		return NULL;
 	if (engine_sg.commit(ctx))
 		return NULL;
@@ -338,7 +444,25 @@ static int ctx_init(struct dix_eng_ctx *ctx, int mode, unsigned int depth)
 	return engine_sg.init(ctx);
 }
 
-static void test_type1(void)
+/* the path init chose, from its note */
+static const char *path_of(const struct dix_eng_ctx *ctx)
+{
+	static const char *const p[] = { "inline", "async", "threads" };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strncmp(ctx->note, "sg path: ", 9) &&
+		    !strncmp(ctx->note + 9, p[i], strlen(p[i])))
+			return p[i];
+	return "?";
+}
+
+static const char *want_path(unsigned int depth)
+{
+	return depth == 1 ? "inline" : aemu.open_ok ? "async" : "threads";
+}
+
+static void test_type1(unsigned int depth)
 {
 	struct dix_eng_ctx ctx;
 	struct pi_format f;
@@ -349,7 +473,9 @@ static void test_type1(void)
 	int i;
 
 	emu_format(1);
-	is_int(ctx_init(&ctx, PI_APP, 4), 0, "type 1: init");
+	printf("# type 1 at --iodepth %u\n", depth);
+	is_int(ctx_init(&ctx, PI_APP, depth), 0, "type 1: init");
+	is_str(path_of(&ctx), want_path(depth), "type 1: the path init chose, in its note");
 	ok(emu.ncmd >= 1, "init talks to the disk through the transport");
 	ok(ctx.pif.guard == DIX_GUARD_CRC16 && ctx.pif.type == PI_TYPE1 &&
 	   ctx.pif.interval == LBS && ctx.pif.ms == 8 && ctx.pif.interleaved,
@@ -357,7 +483,7 @@ static void test_type1(void)
 	f = job_pif(&ctx);
 
 	io_setup(&w, 0, 8);
-	io_setup(&r, 1, 8);
+	io_setup(&r, depth > 1, 8);	/* slot indexes below --iodepth */
 	gen(&f, &w, 16, 16);
 	io = run1(&ctx, &w.io, DIX_WRITE, 16);
 	ok(io == &w.io, "write completes through the ops");
@@ -456,6 +582,7 @@ static void test_overlap(void)
 
 	emu_format(1);
 	is_int(ctx_init(&ctx, PI_APP, 4), 0, "overlap: init depth 4");
+	is_str(path_of(&ctx), want_path(4), "overlap: the path");
 	f = job_pif(&ctx);
 	for (i = 0; i < 4; i++) {
 		io_setup(&b[i], i, 4);
@@ -476,7 +603,10 @@ static void test_overlap(void)
 		got += n > 0 ? n : 4;
 	}
 	is_int(good, 4, "overlap: four writes succeed");
-	is_int(emu.max_inflight, 4, "overlap: four commands were in the disk at once");
+	if (aemu.open_ok)	/* one thread: the driver holds all four */
+		is_int(aemu.max_n, 4, "overlap (async): four commands were in the driver at once");
+	else
+		is_int(emu.max_inflight, 4, "overlap (threads): four commands were in the disk at once");
 	emu.delay_us = 0;
 	for (i = 0; i < 4; i++)
 		io_free(&b[i]);
@@ -523,6 +653,7 @@ static void test_off(void)
 
 	emu_format(1);
 	is_int(ctx_init(&ctx, PI_OFF, 2), 0, "--pi off: init");
+	is_str(path_of(&ctx), want_path(2), "--pi off: the path");
 	io_setup(&w, 0, 8);
 	io_setup(&r, 1, 8);
 	rnd_fill(&rnd_state, w.data, 8 * LBS);
@@ -555,12 +686,139 @@ static void test_off(void)
 	engine_sg.cleanup(&ctx);
 }
 
+/*
+ * One open file per slot (each has one reserved buffer), but no more than
+ * 256: then up to 16 slots share one (the driver's limit per file).
+ */
+static void test_async_files(void)
+{
+	static const struct { unsigned int depth, files; } c[] = {
+		{ 40, 40 }, { 600, 200 }, { 4096, 256 },
+	};
+	struct dix_eng_ctx ctx;
+	char want[32];
+	unsigned int i;
+
+	emu_format(1);
+	for (i = 0; i < 3; i++) {
+		int opens = aemu.opens, closes = aemu.closes;
+
+		is_int(ctx_init(&ctx, PI_OFF, c[i].depth), 0, "depth N: init");
+		snprintf(want, sizeof(want), "%u open files", c[i].files);
+		ok(strstr(ctx.note, want) != NULL, "depth %u: %s (%s)",
+		   c[i].depth, want, ctx.note);
+		is_int(aemu.opens - opens, c[i].files, "depth N: the node opened once per file");
+		engine_sg.cleanup(&ctx);
+		is_int(aemu.closes - closes, c[i].files, "depth N: cleanup closes them all");
+	}
+}
+
+/* 16 slots on one open file (depth 4096): completions come from the right one */
+static void test_shared_file(void)
+{
+	struct dix_eng_ctx ctx;
+	struct bufs b[40];
+	int i, n, got = 0, good = 0;
+
+	emu_format(1);
+	is_int(ctx_init(&ctx, PI_OFF, 4096), 0, "shared: init depth 4096");
+	for (i = 0; i < 40; i++) {
+		io_setup(&b[i], i * 7, 1);	/* slots on files 0 .. 17 */
+		b[i].io.dir = DIX_WRITE;
+		b[i].io.offset = (uint64_t)i * LBS;
+		is_int(engine_sg.queue(&ctx, &b[i].io), DIX_Q_QUEUED, "shared: queued");
+	}
+	engine_sg.commit(&ctx);
+	while (got < 40 && (n = engine_sg.getevents(&ctx, 1)) > 0)
+		for (i = 0; i < n; i++, got++)
+			good += engine_sg.event(&ctx, i)->res == LBS;
+	is_int(good, 40, "shared: forty commands on shared files all complete");
+	is_int(aemu.n, 0, "shared: nothing left in the driver");
+	for (i = 0; i < 40; i++)
+		io_free(&b[i]);
+	engine_sg.cleanup(&ctx);
+}
+
+/* cleanup with commands still in the driver reads them back first */
+static void test_cleanup_drains(void)
+{
+	struct dix_eng_ctx ctx;
+	struct bufs b[3];
+	int i;
+
+	emu_format(1);
+	is_int(ctx_init(&ctx, PI_OFF, 4), 0, "drain: init depth 4");
+	for (i = 0; i < 3; i++) {
+		io_setup(&b[i], i, 1);
+		b[i].io.dir = DIX_READ;
+		b[i].io.offset = (uint64_t)i * LBS;
+		engine_sg.queue(&ctx, &b[i].io);
+	}
+	is_int(aemu.n, 3, "drain: three commands in the driver");
+	engine_sg.cleanup(&ctx);
+	is_int(aemu.n, 0, "drain: cleanup read all three back before closing");
+	for (i = 0; i < 3; i++)
+		io_free(&b[i]);
+}
+
+/*
+ * Commands over 8 KiB take the threads even with an sg node (the node
+ * copies, SG_IO maps), without the no-node warning; --pi app counts the
+ * tuples on the wire.
+ */
+static void test_size_policy(void)
+{
+	static const struct { uint64_t io; int mode; const char *path; } c[] = {
+		{ 4096, PI_OFF, "async" }, { 8192, PI_OFF, "async" },
+		{ 16384, PI_OFF, "threads" }, { 8192, PI_APP, "threads" },
+		{ 4096, PI_APP, "async" },
+	};
+	struct dix_eng_ctx ctx;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		emu_format(1);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.fd = -1;
+		ctx.depth = 4;
+		ctx.lbs = LBS;
+		ctx.path = "emul";
+		ctx.pi_mode = c[i].mode;
+		ctx.io_size = c[i].io;
+		is_int(engine_sg.init(&ctx), 0, "size policy: init");
+		ok(!strcmp(path_of(&ctx), c[i].path), "%llu-byte I/Os, --pi %s: path %s (%s)",
+		   (unsigned long long)c[i].io, c[i].mode == PI_APP ? "app" : "off",
+		   c[i].path, ctx.note);
+		engine_sg.cleanup(&ctx);
+	}
+}
+
 int main(void)
 {
 	dix_sg_transport = emu_sgio;
-	test_type1();
+	dix_sg_async = &aemu_ops;
+	aemu.owner = pthread_self();
+
+	printf("# paths: inline and async\n");
+	aemu.open_ok = 1;
+	test_type1(1);
+	test_type1(4);
 	test_overlap();
 	test_type2();
+	test_off();
+	test_async_files();
+	test_shared_file();
+	test_size_policy();
+	test_cleanup_drains();
+	is_int(aemu.n, 0, "async: nothing left in the driver");
+	is_int(aemu.bad_fd, 0, "async: every call on a descriptor the engine opened");
+	is_int(aemu.other_thread, 0, "async: every call from the worker's thread");
+	is_int(aemu.opens, aemu.closes, "async: every descriptor closed");
+
+	printf("# paths: no sg node, so threads at depth > 1\n");
+	aemu.open_ok = 0;
+	test_type1(4);
+	test_overlap();
 	test_off();
 	return tap_done();
 }

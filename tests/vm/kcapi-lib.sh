@@ -7,7 +7,7 @@
 # drivers a test hot-loads.  dixvm blacklists arch/x86/crypto for alias
 # look-ups, so the kernel's own request_module("crypto-sha256") cannot pull
 # sha256_ssse3 in before the hot-load; naming it loads it.
-KCAPI_MODULES=af_alg,algif_skcipher,algif_hash,algif_aead,crypto_user,ecb,xts,ctr,gcm,ghash_generic,hmac,sha256_generic,crc32c_generic,crc32c_intel,sha256_ssse3,aesni_intel
+KCAPI_MODULES=af_alg,algif_skcipher,algif_hash,algif_aead,crypto_user,ecb,xts,ctr,gcm,authenc,ghash_generic,hmac,sha256_generic,crc32c_generic,crc32c_intel,sha256_ssse3,aesni_intel
 
 # kcapi_prelude - guest text: skip (77) when a module is missing, then load
 # the AF_ALG types, crypto_user and the generic drivers.

@@ -4,8 +4,9 @@
 
 # Guest shell function: "run NAME DIXLOAD-ARGS..." runs dixload with JSON
 # output and prints {"type":"run","name":NAME,"status":N,"threads_warning":N,
-# "intervals":[[t,ops],...],"summary":{...}}; dixload's stderr goes to the
-# guest's stderr prefixed with [NAME].
+# "sg_path":"inline|async|threads|","intervals":[[t,ops],...],
+# "summary":{...}}; dixload's stderr goes to the guest's stderr prefixed
+# with [NAME].
 PI_GUEST_RUN='run() {
 	n=$1; shift
 	dixload "$@" --output-format json > /tmp/run.out 2> /tmp/run.err
@@ -13,9 +14,10 @@ PI_GUEST_RUN='run() {
 	s=$(grep "\"type\":\"summary\"" /tmp/run.out)
 	iv=$(grep "\"type\":\"interval\"" /tmp/run.out |
 		sed "s/.*\"t\":\([0-9.]*\),.*\"ops\":\([0-9]*\),.*/[\1,\2]/" | tr "\n" ",")
-	printf "{\"type\":\"run\",\"name\":\"%s\",\"status\":%d,\"threads_warning\":%d,\"intervals\":[%s],\"summary\":%s}\n" \
+	p=$(grep "\"type\":\"event\"" /tmp/run.out | sed -n "s/.*\"what\":\"sg path: \([a-z]*\).*/\1/p" | head -n 1)
+	printf "{\"type\":\"run\",\"name\":\"%s\",\"status\":%d,\"threads_warning\":%d,\"sg_path\":\"%s\",\"intervals\":[%s],\"summary\":%s}\n" \
 		"$n" "$st" "$(grep -c "one thread per queue slot" /tmp/run.err)" \
-		"${iv%,}" "${s:-null}"
+		"$p" "${iv%,}" "${s:-null}"
 	sed "s/^/[$n] /" /tmp/run.err >&2
 }'
 

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dev.c - split --dev into targets and open each one with the checks a
+ * single target gets: safety, region, integrity format, preconditioning.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dev.h"
+#include "run.h"
+#include "safety.h"
+#include "util.h"
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static void free_paths(char **v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* One element with %r / %h / %% expanded (under MPI only). */
+static char *expand(const char *s, size_t len, int rank, const char *host,
+		    const char *spec, char *err, size_t errlen)
+{
+	char *out, *p;
+	size_t cap, i;
+	char num[16];
+
+	if (rank < 0) {
+		out = xmalloc(len + 1);
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return out;
+	}
+	snprintf(num, sizeof(num), "%d", rank);
+	cap = len * (strlen(host) + sizeof(num)) + 1;
+	p = out = xmalloc(cap);
+	for (i = 0; i < len; i++) {
+		if (s[i] != '%') {
+			*p++ = s[i];
+			continue;
+		}
+		i++;
+		if (i < len && s[i] == 'r') {
+			p = stpcpy(p, num);
+		} else if (i < len && s[i] == 'h') {
+			p = stpcpy(p, host);
+		} else if (i < len && s[i] == '%') {
+			*p++ = '%';
+		} else {
+			set_err(err, errlen,
+				"--dev %s: '%%%c' is not allowed (allowed: %%r the rank, %%h the host, %%%% a %%)",
+				spec, i < len ? s[i] : ' ');
+			free(out);
+			return NULL;
+		}
+	}
+	*p = '\0';
+	return out;
+}
+
+int dev_split(const char *spec, int rank, const char *host, char ***paths,
+	      int *n, char *err, size_t errlen)
+{
+	char **v = NULL;
+	const char *s = spec, *comma;
+	int k = 0, i;
+
+	*paths = NULL;
+	*n = 0;
+	for (;;) {
+		size_t len;
+		char *p;
+
+		comma = strchr(s, ',');
+		len = comma ? (size_t)(comma - s) : strlen(s);
+		if (!len) {
+			set_err(err, errlen,
+				"--dev %s: an empty path (paths are separated by single commas)",
+				spec);
+			goto fail;
+		}
+		if (k == DIX_DEVS_MAX) {
+			set_err(err, errlen,
+				"--dev: more than %d targets (allowed: 1 to %d)",
+				DIX_DEVS_MAX, DIX_DEVS_MAX);
+			goto fail;
+		}
+		p = expand(s, len, rank, host, spec, err, errlen);
+		if (!p)
+			goto fail;
+		for (i = 0; i < k; i++) {
+			if (!strcmp(v[i], p)) {
+				set_err(err, errlen,
+					"--dev: %s is given twice (each target takes its own load once)",
+					p);
+				free(p);
+				goto fail;
+			}
+		}
+		v = xrealloc(v, (k + 1) * sizeof(*v));
+		v[k++] = p;
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	*paths = v;
+	*n = k;
+	return 0;
+fail:
+	free_paths(v, k);
+	return -EINVAL;
+}
+
+/*
+ * --pi off through the block layer on a device with PI, and the format a
+ * profile (or --pi-format) expects: checked against each device's own.
+ */
+static int check_pi_format(const struct dix_opts *o,
+			   const struct dix_engine *e, const struct dix_target *t)
+{
+	if (o->pi == PI_OFF && !engine_bypasses_block_layer(e) &&
+	    strcmp(t->integrity.format, "none")) {
+		char list[128];
+
+		if (!engine_names(engine_bypasses_block_layer, list, sizeof(list)))
+			snprintf(list, sizeof(list), "none in this build");
+		dix_err("--pi off: %s has integrity format %s and the kernel adds PI to what engine %s sends (write_generate=%d); use an engine that bypasses the block layer (%s) or write 0 to /sys/block/%s/integrity/write_generate and read_verify",
+			t->path, t->integrity.format, e->name,
+			t->integrity.write_generate, list, t->name);
+		return -EINVAL;
+	}
+	if (!o->pi_format || !strcmp(o->pi_format, "any"))
+		return 0;
+	if (strcmp(o->pi_format, t->integrity.format)) {
+		dix_err("%s: integrity format is '%s' but %s expects '%s' (give --pi-format any to run anyway)",
+			t->path, t->integrity.format,
+			o->profile ? "the profile" : "--pi-format",
+			o->pi_format);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Open @d->path as the only target would be opened. */
+static int dev_open(struct dix_dev *d, struct dix_opts *o,
+		    const struct dix_engine *eng, const char *precond_profile)
+{
+	/* the region is the device's own: --size fitted to it alone */
+	struct dix_opts od = *o;
+	char err[1024], warn[512];
+	int write = rw_writes(o->rw) || o->precondition == PRECOND_ON;
+
+	/* auto never preconditions a read-only workload (precond.h) */
+	if (write && safety_check(d->path, 1, o->force, err, sizeof(err))) {
+		dix_err("refusing to write: %s", err);
+		return -1;
+	}
+	if (target_open(&d->t, d->path, write, o->size + o->offset, err,
+			sizeof(err))) {
+		dix_err("%s", err);
+		return -1;
+	}
+	d->opened = 1;
+	if (target_fit_region(&d->t, &od, err, sizeof(err), warn,
+			      sizeof(warn))) {
+		dix_err("%s", err);
+		return -1;
+	}
+	if (warn[0])
+		dix_warn("%s", warn);
+	d->size = od.size;
+	if (check_pi_format(o, eng, &d->t))
+		return -1;
+	precond_decide(&od, precond_profile, &d->t, eng, &d->pre);
+	return 0;
+}
+
+/* Two paths naming one device or file would have two loads overlap. */
+static int same_target(const struct dix_dev *a, const struct dix_dev *b)
+{
+	struct stat sa, sb;
+
+	if (fstat(a->t.fd, &sa) || fstat(b->t.fd, &sb))
+		return 0;
+	if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
+		return sa.st_rdev == sb.st_rdev;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int devs_open(struct dix_opts *o, const struct dix_engine *eng,
+	      const char *precond_profile, int rank, const char *host,
+	      struct dix_dev **devs, int *ndevs)
+{
+	struct dix_dev *d;
+	char err[1024], **paths;
+	int n, i, j;
+
+	*devs = NULL;
+	*ndevs = 0;
+	if (dev_split(o->dev, rank, host, &paths, &n, err, sizeof(err))) {
+		dix_err("%s", err);
+		return -1;
+	}
+	d = xcalloc(n, sizeof(*d));
+	for (i = 0; i < n; i++) {
+		d[i].idx = i;
+		d[i].path = paths[i];
+		d[i].t.fd = -1;
+	}
+	free(paths);
+	for (i = 0; i < n; i++) {
+		if (dev_open(&d[i], o, eng, precond_profile))
+			goto fail;
+		for (j = 0; j < i; j++) {
+			if (same_target(&d[i], &d[j])) {
+				dix_err("--dev: %s and %s are the same target (each target takes its own load once)",
+					d[j].path, d[i].path);
+				goto fail;
+			}
+		}
+	}
+	/* one target: the settings report its region, as they always did */
+	if (n == 1)
+		o->size = d[0].size;
+	*devs = d;
+	*ndevs = n;
+	return 0;
+fail:
+	devs_close(d, n);
+	return -1;
+}
+
+void devs_close(struct dix_dev *devs, int ndevs)
+{
+	int i;
+
+	for (i = 0; i < ndevs; i++) {
+		if (devs[i].opened)
+			target_close(&devs[i].t);
+		free(devs[i].path);
+	}
+	free(devs);
+}

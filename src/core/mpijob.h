@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mpijob.h - several hosts under mpirun: each rank runs its own load; rank 0
+ * prints the one meter and the one summary.
+ *
+ * The ranks agree on the setup (one that cannot open its device stops the
+ * job, named by rank and host), start together (a barrier, then a start
+ * time on the wall clock that rank 0 broadcasts, so hosts whose clocks NTP
+ * keeps in step tick together), and meet once per interval: each rank's
+ * sample, flags and new events go to rank 0, which sums the rates and
+ * counters, prints the line and sends back the verdict (go on, or stop:
+ * a rank stopped, failed, or every rank covered its region).  The summary
+ * is reduced the same way; latency histograms are summed bucket by bucket,
+ * so the total's percentiles are those of every I/O of the job, not an
+ * average of the ranks' percentiles.
+ *
+ * Only the main thread of each rank calls MPI (MPI_THREAD_FUNNELED).
+ * Ranks exchange C structs as bytes: every host must run the same build on
+ * the same architecture, which one mpirun of one binary gives.
+ *
+ * Without HAVE_MPI the functions below are never called (run->mpi stays
+ * NULL); the inline fallbacks only keep the call sites free of #ifdefs.
+ */
+#ifndef DIX_MPIJOB_H
+#define DIX_MPIJOB_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+struct dix_run;
+struct dix_totals;
+struct meter_sample;
+struct dix_mpi;
+
+/* A rank's state at an interval; the verdict uses the same bits. */
+#define DIX_MPI_DONE	0x1	/* its workers have finished */
+#define DIX_MPI_STOP	0x2	/* it stopped: signal, --runtime, --max-errors */
+#define DIX_MPI_FAILED	0x4	/* a worker could not run */
+
+/**
+ * dix_mpi_launched() - whether mpirun (or another PMI launcher) started
+ * this process: OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_RANK is set.
+ */
+static inline int dix_mpi_launched(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") ||
+	       getenv("PMI_RANK");
+}
+
+#ifdef HAVE_MPI
+/**
+ * dix_mpi_init() - MPI_Init, then the rank, the host, whether this rank is
+ * the lowest of its node (it runs the host's actions) and the host count.
+ * From here on dix_err() lines start with "rank R (HOST): ".
+ * Return: 0, or -1 with @err set.
+ */
+int dix_mpi_init(struct dix_mpi **m, char *err, size_t errlen);
+
+/** dix_mpi_finish() - MPI_Finalize and free @m (NULL: nothing). */
+void dix_mpi_finish(struct dix_mpi *m);
+
+int dix_mpi_rank(const struct dix_mpi *m);
+int dix_mpi_size(const struct dix_mpi *m);
+const char *dix_mpi_host(const struct dix_mpi *m);
+/** dix_mpi_leader() - the lowest rank of its node: it runs the actions. */
+int dix_mpi_leader(const struct dix_mpi *m);
+
+/**
+ * dix_mpi_agree() - collective: did every rank get here with @ok?  Rank 0
+ * prints "rank R (HOST) failed: WHY" for each one that did not.
+ * @why: this rank's reason when !@ok (its last error message)
+ * Return: 1 when every rank is ok, else 0.
+ */
+int dix_mpi_agree(struct dix_mpi *m, int ok, const char *why);
+
+/**
+ * dix_mpi_status() - collective: the job's exit status from every rank's
+ * @status, by the precedence of the exit statuses (3 > 2 > 1 > 4 > 0).
+ */
+int dix_mpi_status(struct dix_mpi *m, int status);
+
+/**
+ * dix_mpi_start() - collective: a barrier, then wait for the start time
+ * rank 0 broadcasts (its wall clock + 50 ms).
+ * Return: dix_now() at the start: the rank's t = 0.
+ */
+double dix_mpi_start(struct dix_mpi *m);
+
+/**
+ * dix_mpi_tick() - collective, once per interval on every rank: send @s
+ * (NULL: nothing measured since the last tick), @flags (DIX_MPI_*) and,
+ * when failed, @why, with this rank's events since its last tick, to rank
+ * 0, which records and prints them (events first, with the host) and the
+ * summed interval.
+ * Return: the verdict: DIX_MPI_STOP when the job must end now.
+ */
+int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
+		 const char *why);
+
+/**
+ * dix_mpi_summary() - collective at the end: every rank's totals @t (its
+ * devices' in @dt when it has several) and @status to rank 0, which prints
+ * the summary per rank and in total.
+ * Return: the job's exit status (the same on every rank).
+ */
+int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
+		    const struct dix_totals *dt, int status);
+#else
+static inline int dix_mpi_init(struct dix_mpi **m, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	*m = NULL;
+	return -1;
+}
+static inline void dix_mpi_finish(struct dix_mpi *m) { (void)m; }
+static inline int dix_mpi_rank(const struct dix_mpi *m) { (void)m; return -1; }
+static inline int dix_mpi_size(const struct dix_mpi *m) { (void)m; return 1; }
+static inline const char *dix_mpi_host(const struct dix_mpi *m) { (void)m; return ""; }
+static inline int dix_mpi_leader(const struct dix_mpi *m) { (void)m; return 1; }
+static inline int dix_mpi_agree(struct dix_mpi *m, int ok, const char *why)
+{
+	(void)m; (void)why;
+	return ok;
+}
+static inline int dix_mpi_status(struct dix_mpi *m, int status)
+{
+	(void)m;
+	return status;
+}
+static inline double dix_mpi_start(struct dix_mpi *m) { (void)m; return 0; }
+static inline int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s,
+			       int flags, const char *why)
+{
+	(void)r; (void)s; (void)why;
+	return flags & DIX_MPI_STOP;
+}
+static inline int dix_mpi_summary(struct dix_run *r,
+				  const struct dix_totals *t,
+				  const struct dix_totals *dt, int status)
+{
+	(void)r; (void)t; (void)dt;
+	return status;
+}
+#endif
+
+#endif

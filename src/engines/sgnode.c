@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sgnode.c - find, and if need be create, the /dev/sgN of a SCSI disk (see
+ * sgnode.h).
+ *
+ * Why not just SG_IO on the block device: it blocks, so queue depth on it
+ * needs a thread per slot, two context switches per command.  The sg
+ * driver's character device takes commands with write() and hands back
+ * completions with read(), so one thread keeps a whole queue in the disk.
+ * The block device does not offer that; only its sg sibling does.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <scsi/sg.h>
+
+#include "sgnode.h"
+
+/* The entry name under scsi_generic/: "sg" and digits, nothing else. */
+static int sg_name_ok(const char *n)
+{
+	const char *p;
+
+	if (strncmp(n, "sg", 2) || !n[2])
+		return 0;
+	for (p = n + 2; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+/* Read "MAJ:MIN" from @path.  Return: 0, or -errno. */
+static int read_devno(const char *path, dev_t *out)
+{
+	unsigned int ma, mi;
+	FILE *f = fopen(path, "re");
+	int n;
+
+	if (!f)
+		return -errno;
+	n = fscanf(f, "%u:%u", &ma, &mi);
+	fclose(f);
+	if (n != 2)
+		return -EINVAL;
+	*out = makedev(ma, mi);
+	return 0;
+}
+
+int sg_node_open(const char *sysfs, const char *devdir, dev_t blk,
+		 char *node, size_t nlen, char *why, size_t wlen)
+{
+	char dir[256], path[512], name[64] = "";
+	struct dirent *e;
+	struct stat st;
+	dev_t sg;
+	DIR *d;
+	int fd, r, ver = 0;
+
+	snprintf(dir, sizeof(dir), "%s/dev/block/%u:%u/device/scsi_generic",
+		 sysfs, major(blk), minor(blk));
+	d = opendir(dir);
+	if (!d) {
+		r = errno;
+		snprintf(why, wlen, "%s: %s (is the sg module loaded?)", dir,
+			 strerror(r));
+		return r == ENOENT ? -ENODEV : -r;
+	}
+	while ((e = readdir(d)))
+		if (sg_name_ok(e->d_name) &&
+		    strlen(e->d_name) < sizeof(name)) {
+			snprintf(name, sizeof(name), "%s", e->d_name);
+			break;
+		}
+	closedir(d);
+	if (!name[0]) {
+		snprintf(why, wlen, "%s has no sgN entry", dir);
+		return -ENODEV;
+	}
+	snprintf(path, sizeof(path), "%s/%s/dev", dir, name);
+	r = read_devno(path, &sg);
+	if (r) {
+		snprintf(why, wlen, "%s: %s", path,
+			 r == -EINVAL ? "not MAJ:MIN" : strerror(-r));
+		return r;
+	}
+	snprintf(node, nlen, "%s/%s", devdir, name);
+	if (stat(node, &st)) {
+		if (errno != ENOENT) {
+			r = errno;
+			snprintf(why, wlen, "%s: %s", node, strerror(r));
+			return -r;
+		}
+		/* no devtmpfs (or udev) made it: what they would have made */
+		if (mknod(node, S_IFCHR | 0600, sg)) {
+			r = errno;
+			snprintf(why, wlen, "%s is missing and mknod %u:%u failed: %s",
+				 node, major(sg), minor(sg), strerror(r));
+			return -r;
+		}
+	} else if (!S_ISCHR(st.st_mode) || st.st_rdev != sg) {
+		snprintf(why, wlen, "%s is not the character device %u:%u that %s names",
+			 node, major(sg), minor(sg), path);
+		return -ENODEV;
+	}
+	fd = open(node, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		r = errno;
+		snprintf(why, wlen, "%s: %s", node, strerror(r));
+		return -r;
+	}
+	if (ioctl(fd, SG_GET_VERSION_NUM, &ver) < 0 || ver < 30000) {
+		snprintf(why, wlen, "%s: no sg v3 interface (version %d)", node,
+			 ver);
+		close(fd);
+		return -ENOTTY;
+	}
+	return fd;
+}
