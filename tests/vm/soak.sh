@@ -80,6 +80,7 @@ import json, sys
 
 secs = int(sys.argv[2])
 samples, iv, summ, status = [], [], None, None
+acts, hot = {}, None
 for n, line in enumerate(open(sys.argv[1], encoding="utf-8", errors="replace"), 1):
     if not line.startswith("{"):
         continue
@@ -96,6 +97,11 @@ for n, line in enumerate(open(sys.argv[1], encoding="utf-8", errors="replace"), 
         summ = o
     elif t == "exit":
         status = o["status"]
+    elif t == "event" and o.get("kind") == "action":
+        w = o.get("what", "").split(" ")[0]
+        acts.setdefault(w, [0, 0])[0 if o.get("ok") else 1] += 1
+        if "crct10dif_pclmul" in o.get("what", ""):
+            hot = o
 bad = []
 print("%6s %9s %8s %5s" % ("t(s)", "RSS(KiB)", "threads", "fds"))
 for s in samples:
@@ -136,8 +142,17 @@ if abs(len(iv) - secs) > 3:
     bad.append("%d intervals for %d s" % (len(iv), secs))
 if summ["err"] or summ["rec"]:
     bad.append("errors %s rec %d" % (summ["errors"], summ["rec"]))
-tr = summ.get("transitions", [])
-print("transitions:", json.dumps(tr)[:600])
+# the actions ran: the hot-load once, a sysfs write every 5 s, an exec
+# every 7 s (until 5 s before the end), each ok
+print("actions (ok, failed):", acts, "hot-load:", hot and hot.get("what"), hot and hot.get("ok"))
+want_acts = {"sysfs": len(range(5, secs - 5, 5)), "exec": len(range(7, secs - 5, 7))}
+for k, n in want_acts.items():
+    if acts.get(k) != [n, 0]:
+        bad.append("%s actions %s, want %d ok" % (k, acts.get(k), n))
+if not hot or not hot.get("ok"):
+    bad.append("the hot-load of crct10dif_pclmul did not succeed: %s" % hot)
+tr = [x for x in summ.get("transitions", []) if "crct10dif" in x.get("event", "")]
+print("hot-load transition:", json.dumps(tr)[:400])
 for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
