@@ -118,9 +118,14 @@ if len(samples) >= 3:
     # the second (after 65 s) on, when every buffer is allocated
     steady = samples[1:]
     r0 = steady[0]["rss_kb"]
-    rmax = max(s["rss_kb"] for s in steady)
-    if rmax > r0 * 1.05 + 1024:
-        bad.append("RSS grew from %d to %d KiB" % (r0, rmax))
+    # a leak grows and stays; one reading a minute can land on a transient
+    # allocation (measured on the merged tree: 10500 KiB with +2 MiB spikes
+    # at 129, 308 and 607 s, back to 10.5-10.9 MiB in between), so the end
+    # is the least of the last three readings.  The --exec thread leak this
+    # found read 5492 -> 8888 KiB that way.
+    rend = min(s["rss_kb"] for s in steady[-3:])
+    if rend > r0 * 1.05 + 1024:
+        bad.append("RSS grew from %d to %d KiB (least of the last three)" % (r0, rend))
     for k in ("threads", "fds"):
         v = set(s[k] for s in steady)
         if len(v) != 1:
