@@ -33,6 +33,7 @@
 #include "extent.h"
 #include "inflight.h"
 #include "inject.h"
+#include "journal.h"
 #include "job.h"
 #include "ratelimit.h"
 #include "run.h"
@@ -281,6 +282,35 @@ static void failure_extent(const struct wctx *x, const struct dix_io *io,
 	}
 }
 
+/*
+ * --journal check pass: an intact block (or one without a header) that is
+ * not a version the journal allows at @off is a bad block of kind verify.
+ * Return: 1 when it was recorded.
+ */
+static int journal_refuses(struct wctx *x, const unsigned char *blk,
+			   uint64_t off, int present)
+{
+	struct bad_extent bad;
+	uint64_t seed = 0;
+	uint32_t seq = 0;
+	char why[200];
+
+	if (present)
+		verify_header_id(blk, &seed, &seq);
+	if (!journal_check(x->r->journal, off, present, seed, seq, why,
+			   sizeof(why)))
+		return 0;
+	memset(&bad, 0, sizeof(bad));
+	bad.kind = DIX_ERR_VERIFY;
+	bad.lba = off / x->lbs;
+	bad.count = 1;
+	bad.byte = -1;
+	bad.cause = cause_intern("a version the journal does not allow");
+	bad.detail = xstrdup(why);
+	record_bad(x, &bad);
+	return 1;
+}
+
 static void verify_read(struct wctx *x, struct dix_io *io)
 {
 	const unsigned char *b = io->buf;
@@ -290,12 +320,22 @@ static void verify_read(struct wctx *x, struct dix_io *io)
 
 	for (i = 0; i < io->len; i += x->lbs) {
 		enum verify_kind k;
+		uint32_t n, j;
 
 		/* intact blocks in one call; only the others one by one */
-		i += verify_run(b + i, io->len - i, x->lbs, io->offset + i);
+		n = verify_run(b + i, io->len - i, x->lbs, io->offset + i);
+		/* --journal check pass: the intact run's versions too */
+		if (x->r->journal && !x->r->journal_write)
+			for (j = 0; j < n; j += x->lbs)
+				journal_refuses(x, b + i + j, io->offset + i + j, 1);
+		i += n;
 		if (i >= io->len)
 			break;
 		k = verify_block(b + i, x->lbs, io->offset + i, &f);
+		if (x->r->journal && !x->r->journal_write &&
+		    (k == VF_OK || k == VF_UNWRITTEN) &&
+		    journal_refuses(x, b + i, io->offset + i, k == VF_OK))
+			continue;
 		if (k == VF_OK)
 			continue;
 		if (k == VF_UNWRITTEN) {
@@ -453,6 +493,14 @@ static void account_done(struct wctx *x, const struct dix_io *io)
 	lat_add(&w->lat[io->dir], dix_now_ns() - io->start_ns);
 	cadd(&w->c.bytes[io->dir], io->len);
 	cadd(&w->c.ops[io->dir], 1);
+	/* --journal: the write is acknowledged (its seq is in its header) */
+	if (io->dir == DIX_WRITE && x->r->journal_write) {
+		uint64_t seed;
+		uint32_t seq;
+
+		verify_header_id(io->buf, &seed, &seq);
+		journal_ack(x->r->journal, io->offset, io->len, seq);
+	}
 }
 
 /*
@@ -534,6 +582,23 @@ static void release(struct wctx *x, struct dix_io *io)
 }
 
 /*
+ * --journal: write and sync the records so far.  A journal that cannot be
+ * written cannot promise anything after a crash: the run stops.
+ */
+static int journal_failed(struct wctx *x)
+{
+	int r = journal_flush(x->r->journal);
+
+	if (!r)
+		return 0;
+	snprintf(x->w->errmsg, sizeof(x->w->errmsg), "--journal %s: %s",
+		 x->o->journal, strerror(-r));
+	x->w->err = r;
+	run_request_stop(x->r);
+	return r;
+}
+
+/*
  * Queue @io (counted in *@queued until commit).  Engines that complete
  * inside queue(), and queue() failures, are accounted here; the slot is
  * released unless the I/O is left in flight.
@@ -548,7 +613,17 @@ static void submit(struct wctx *x, struct dix_io *io, int *queued)
 		io->recovered = 0;
 		io->detail[0] = '\0';
 		io->status[0] = '\0';
-		r = x->eng->queue(&x->ectx, io);
+		cadd(&x->w->c.submitted, 1);
+		/*
+		 * --journal: the intent must be stable before the write can
+		 * reach the device; an engine without commit() does the I/O
+		 * inside queue(), so its batch is this one write
+		 */
+		if (x->r->journal_write && !x->eng->commit &&
+		    io->dir == DIX_WRITE && journal_failed(x))
+			r = -EIO;
+		else
+			r = x->eng->queue(&x->ectx, io);
 		if (r == DIX_Q_QUEUED) {
 			(*queued)++;
 			return;
@@ -595,7 +670,12 @@ static void pi_prepare(struct wctx *x, struct dix_io *io)
 /* Submit what the engine holds; on failure stop the run (returns -errno). */
 static int commit_batch(struct wctx *x)
 {
-	int r = x->eng->commit(&x->ectx);
+	int r;
+
+	/* --journal: one fdatasync for the intents of the whole batch */
+	if (x->r->journal_write && journal_failed(x))
+		return -EIO;
+	r = x->eng->commit(&x->ectx);
 
 	if (r >= 0)
 		return 0;
@@ -873,9 +953,13 @@ void *worker_main(void *arg)
 			io->dir = pend_dir;
 			io->retried = 0;
 			io->injected = DIX_ERR_NR;
-			if (io->dir == DIX_WRITE)
+			if (io->dir == DIX_WRITE) {
 				verify_fill(io->buf, io->len, x.lbs,
 					    io->offset, x.o->seed, ++x.seq);
+				if (x.r->journal_write)
+					journal_intent(x.r->journal, io->offset,
+						       io->len, x.seq);
+			}
 			if (x.pi_app)
 				pi_prepare(&x, io);
 			if (x.track)

@@ -151,6 +151,11 @@ const struct dix_option dix_options[] = {
 		.help = "write every bad block to FILE as a JSON line, as found",
 	},
 	{
+		.name = "journal", .type = OPT_STR, .off = OFF(journal),
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE",
+		.help = "writes: record each write in FILE (synced) before it is submitted; read-only runs: accept per block only the last acknowledged or an in-flight version",
+	},
+	{
 		.name = "pi-format", .type = OPT_STR, .off = OFF(pi_format),
 		.def = "any", .metavar = "FMT",
 		.help = "integrity format the target must show (e.g. T10-DIF-TYPE1-CRC), or any",

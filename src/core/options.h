@@ -61,6 +61,7 @@ struct str_list {
  * @max_report: bad extents printed while running and listed in the summary
  *	(the rest are counted)
  * @error_log: file that gets every bad block as a JSON line, or NULL
+ * @journal: --journal FILE (journal.h), or NULL
  * @pi_format: integrity format the profile expects, or "any"
  * @pi: who generates and checks protection information
  * @inject: deliberate fault injection ("guard@N" ...)
@@ -103,6 +104,7 @@ struct dix_opts {
 	uint64_t max_errors;
 	uint64_t max_report;
 	char *error_log;
+	char *journal;
 	char *pi_format;
 	int pi;
 	struct str_list inject;

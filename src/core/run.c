@@ -26,6 +26,7 @@
 #include "analysis.h"
 #include "hotload.h"
 #include "job.h"
+#include "journal.h"
 #include "mpijob.h"
 #include "report.h"
 #include "run.h"
@@ -288,6 +289,61 @@ static int errlog_open(struct dix_run *r)
 }
 
 /* Everything written reaches the file: at the end, and after a signal. */
+/*
+ * --journal: a run that writes records into it (created before the load,
+ * so a bad path fails before any I/O); a read-only run checks against it.
+ */
+static int journal_open(struct dix_run *r)
+{
+	const struct dix_opts *o = r->o;
+	char err[512];
+
+	if (!o->journal)
+		return 0;
+	r->journal_write = rw_writes(o->rw);
+	/* records name byte offsets of one target, written by one process */
+	if (r->ndevs > 1 || r->mpi) {
+		dix_err("--journal %s: one device in one process only (%s)",
+			o->journal, r->mpi ? "MPI ranks would share the file" :
+			"several --dev would share offsets");
+		return -1;
+	}
+	if (!r->journal_write && o->verify == VERIFY_OFF) {
+		dix_err("--journal %s with --rw %s checks the version of every block read: it needs --verify on or strict",
+			o->journal, rw_names[o->rw]);
+		return -1;
+	}
+	if (r->journal_write ?
+	    journal_create(&r->journal, o->journal, o->seed, r->devs[0].t.lbs, err,
+			   sizeof(err)) :
+	    journal_load(&r->journal, o->journal, err, sizeof(err))) {
+		dix_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void journal_finish(struct dix_run *r)
+{
+	uint64_t batches, records, ns;
+
+	if (!r->journal)
+		return;
+	if (r->journal_write) {
+		journal_stats(r->journal, &batches, &records, &ns);
+		r->journal_batches = batches;
+		r->journal_records = records;
+		r->journal_sync_s = ns / 1e9;
+		fprintf(stderr, "dixload: --journal %s: %llu records, %llu synced batches, %.3f s writing and syncing them\n",
+			r->o->journal, (unsigned long long)records,
+			(unsigned long long)batches, ns / 1e9);
+	}
+	if (journal_close(r->journal))
+		dix_err("--journal %s: writing failed: the journal is incomplete",
+			r->o->journal);
+	r->journal = NULL;
+}
+
 static void errlog_close(struct dix_run *r)
 {
 	if (r->errlog && fclose(r->errlog))
@@ -637,10 +693,15 @@ int run_load(struct dix_run *r)
 	pthread_mutex_init(&r->lock, NULL);
 	if (errlog_open(r))
 		return DIX_EXIT_USAGE;
+	if (journal_open(r)) {
+		errlog_close(r);
+		return DIX_EXIT_USAGE;
+	}
 	r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (r->wake_fd < 0) {
 		dix_err("eventfd: %s", strerror(errno));
 		errlog_close(r);
+		journal_finish(r);
 		return DIX_EXIT_USAGE;
 	}
 	assign_workers(r);
@@ -669,6 +730,7 @@ int run_load(struct dix_run *r)
 			if (r->mpi)
 				status = dix_mpi_status(r->mpi, status);
 			errlog_close(r);
+			journal_finish(r);
 			memset(&tot, 0, sizeof(tot));
 			dt = xcalloc(r->ndevs, sizeof(*dt));
 			pthread_mutex_lock(&r->lock);
@@ -766,6 +828,7 @@ int run_load(struct dix_run *r)
 			r->errlog ? o->error_log : "",
 			r->errlog ? " holds every bad block" : "");
 	errlog_close(r);
+	journal_finish(r);
 	dt = xcalloc(r->ndevs, sizeof(*dt));
 	gather(r, dt, &tot);
 	{

@@ -116,6 +116,10 @@ struct dix_run {
 	struct ctl *ctl;
 	FILE *errlog;
 	pthread_mutex_t errlog_lock;
+	struct journal *journal;	/* --journal (journal.h), or NULL */
+	int journal_write;		/* recording writes, not checking */
+	uint64_t journal_batches, journal_records;
+	double journal_sync_s;		/* writing + fdatasync time */
 	uint64_t extents_closed;
 	int started;
 	struct cpu_snap cpu_first;

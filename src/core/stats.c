@@ -121,6 +121,7 @@ void counters_add(struct dix_counters *dst, const struct dix_counters *src)
 	}
 	dst->recovered += __atomic_load_n(&src->recovered, __ATOMIC_RELAXED);
 	dst->unwritten += __atomic_load_n(&src->unwritten, __ATOMIC_RELAXED);
+	dst->submitted += __atomic_load_n(&src->submitted, __ATOMIC_RELAXED);
 }
 
 uint64_t counters_errors(const struct dix_counters *c)

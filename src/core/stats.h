@@ -64,6 +64,12 @@ struct dix_counters {
 	uint64_t injected[DIX_ERR_NR];	/* faults dixload injected on purpose */
 	uint64_t caught[DIX_ERR_NR];	/* injected faults the device caught */
 	uint64_t unwritten;	/* blocks read without a dixload header */
+	/*
+	 * I/Os handed to the engine, dixload's own retries included: what a
+	 * fault injector that counts commands (scsi_debug's every_nth) sees
+	 * of the load, so its injections can be checked against the counts.
+	 */
+	uint64_t submitted;
 };
 
 /** counters_add() - @dst += @src, field by field. */

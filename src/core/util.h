@@ -72,11 +72,14 @@ const char *dix_errno_name(int e, char *buf, size_t len);
 
 /**
  * dix_io_strerror() - what an I/O that failed with errno @e means, for
- * messages about I/O: the words of strerror(), except for EILSEQ, which is
- * how the kernel's block layer reports a failed protection information
- * check and which C libraries describe as a character-encoding error
- * ("Invalid or incomplete multibyte or wide character"): that one reads
- * "integrity check failed (EILSEQ)".
+ * messages about I/O: the words of strerror(), except for the errnos the
+ * kernel's block layer returns for a device status, which C libraries
+ * describe as something else: EILSEQ (failed protection information check,
+ * "Invalid or incomplete multibyte or wide character" in glibc) reads
+ * "integrity check failed (EILSEQ)", ENODATA "medium error (ENODATA)",
+ * ETIMEDOUT "command timed out (ETIMEDOUT)", ENOLINK "transport error
+ * (ENOLINK)", EREMOTEIO "target error (EREMOTEIO)", EBADE "reservation
+ * conflict (EBADE)".
  */
 const char *dix_io_strerror(int e);
 

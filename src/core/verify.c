@@ -197,6 +197,14 @@ void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
 	}
 }
 
+void verify_header_id(const void *blk, uint64_t *seed, uint32_t *seq)
+{
+	const unsigned char *b = blk;
+
+	*seed = ld64(b + 16);
+	*seq = (uint32_t)ld64(b + 24);
+}
+
 /*
  * The first byte of the pattern of block @blk, as written for @offset with
  * @seed and @seq (@multi: the DIXLOAD2 pattern), that differs, into @f;

@@ -71,6 +71,12 @@ enum verify_kind verify_block(const void *blk, uint32_t bsize,
 			      uint64_t offset, struct verify_fail *f);
 
 /**
+ * verify_header_id() - the run seed and write sequence number in the header
+ * of @blk; only meaningful for a block verify_block() found VF_OK.
+ */
+void verify_header_id(const void *blk, uint64_t *seed, uint32_t *seq);
+
+/**
  * verify_run() - the fast path of a read check over @len bytes (a multiple
  * of @bsize) read from byte @offset: how many bytes from the start are
  * intact blocks written for exactly their place, up to the first block

@@ -593,6 +593,7 @@ static void counts_json(struct jw *w, const struct dix_totals *t)
 		jw_num(w, key, t->summed ? t->iops[d] : c->ops[d] / el, 1);
 	}
 	jw_uint(w, "ops", c->ops[0] + c->ops[1]);
+	jw_uint(w, "submitted", c->submitted);
 	jw_uint(w, "rec", c->recovered);
 	jw_uint(w, "err", counters_errors(c));
 	errkind_counts(w, "errors", c->errors, &c->recovered);
@@ -753,6 +754,13 @@ static void summary_json(struct dix_run *r, const struct dix_totals *t,
 	jw_uint(&w, "bad_extents_unlisted", total - n);
 	jw_uint(&w, "bad_blocks", t->ext_blocks + t->ext_dropped_blocks);
 	jw_uint(&w, "unwritten_blocks", t->unwritten);
+	if (r->o->journal && r->journal_write) {
+		jw_obj_open(&w, "journal");
+		jw_uint(&w, "records", r->journal_records);
+		jw_uint(&w, "synced_batches", r->journal_batches);
+		jw_num(&w, "sync_s", r->journal_sync_s, 6);
+		jw_obj_close(&w);
+	}
 	lat_json(&w, t);
 	cpu_json(&w, &t->cpu);
 	cpu_per_gb_json(&w, r, t);

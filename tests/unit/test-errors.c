@@ -22,6 +22,13 @@ int main(void)
 	ok(!strstr(dix_io_strerror(EILSEQ), "multibyte"),
 	   "never the character-encoding text");
 	is_str(dix_io_strerror(EIO), strerror(EIO), "other errnos: strerror's words");
+	/* the 6.1 kernel's answer to a read over scsi_debug's medium error */
+	is_str(dix_io_strerror(ENODATA), "medium error (ENODATA)",
+	       "ENODATA on an I/O path: BLK_STS_MEDIUM, not 'No data available'");
+	is_str(dix_io_strerror(ETIMEDOUT), "command timed out (ETIMEDOUT)",
+	       "ETIMEDOUT: a command timeout, not a connection's");
+	is_str(dix_io_strerror(ENOLINK), "transport error (ENOLINK)",
+	       "ENOLINK: BLK_STS_TRANSPORT");
 	is_str(dix_errno_name(EINVAL, buf, sizeof(buf)), "EINVAL", "EINVAL by name");
 	is_str(dix_errno_name(EILSEQ, buf, sizeof(buf)), "EILSEQ", "EILSEQ by name");
 	is_str(dix_errno_name(4095, buf, sizeof(buf)), "errno 4095",
