@@ -72,7 +72,16 @@ rmdir "$WORK/r2.img"
 $MPIRUN -np 4 "$DIXLOAD" --dev "$WORK/r%r.img" --size 16m --bs 4k \
 	--runtime 60 --interval 500 >"$WORK/o" 2>"$WORK/e" &
 pid=$!
-sleep 3
+# SIGINT once the load runs (the first meter line): sent while mpirun is
+# still starting its ranks it aborts the launch instead, with no output at
+# all (seen in a fresh root beside VM tests, where start-up took over 3 s)
+i=0
+until grep -q '^\[' "$WORK/o" 2>/dev/null; do
+	i=$((i + 1))
+	[ "$i" -le 240 ] || { kill -KILL $pid; fail "no meter line within 120 s: $(cat "$WORK/e")"; }
+	sleep 0.5
+done
+sleep 1
 kill -INT $pid
 wait $pid
 n=$(grep -c "^--- total of 4 ranks" "$WORK/o")
