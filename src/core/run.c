@@ -141,17 +141,23 @@ static void take_sample(struct dix_run *r, struct meter *m, double now)
 	struct cpu_snap cs;
 	int i;
 
-	sum_counters(r->workers, r->nworkers, &c);
 	if (r->ndevs > 1) {
 		struct dix_counters dc;
 
+		/* the total is the sum of the rows, read once: the workers
+		 * count on while this runs, and a second read of them gave
+		 * a total one op off its rows (sanitized build, 3 files) */
+		memset(&c, 0, sizeof(c));
 		ds = xcalloc(r->ndevs, sizeof(*ds));
 		for (i = 0; i < r->ndevs; i++) {
 			struct dix_dev *d = &r->devs[i];
 
 			sum_counters(d->workers, d->nworkers, &dc);
+			counters_add(&c, &dc);
 			meter_sample(&d->m, now, &dc, &ds[i]);
 		}
+	} else {
+		sum_counters(r->workers, r->nworkers, &c);
 	}
 	if (meter_sample(m, now, &c, &s)) {
 		free(ds);

@@ -222,6 +222,18 @@ static int write_plot(const char *path, const struct sweep_key *keys,
 	return r;
 }
 
+/* The values parse_key() allocated, on every way out of sweep_main(). */
+static void keys_free(struct sweep_key *keys, int nkeys)
+{
+	int k, i;
+
+	for (k = 0; k < nkeys; k++) {
+		for (i = 0; i < keys[k].n; i++)
+			free(keys[k].v[i]);
+		free(keys[k].v);
+	}
+}
+
 int sweep_main(int argc, char **argv, int (*run)(int, char **))
 {
 	struct sweep_key keys[SWEEP_MAX_KEYS];
@@ -240,6 +252,7 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		}
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
+			keys_free(keys, nkeys);
 			return 0;
 		}
 		if (!strcmp(argv[i], "--json")) {
@@ -250,7 +263,7 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			plot = argv[i][6] ? argv[i] + 7 : argv[i + 1];
 			if (!plot || !*plot || !strcmp(plot, "--")) {
 				dix_err("sweep: --plot needs a FILE.svg");
-				return DIX_EXIT_USAGE;
+				goto usage;
 			}
 			if (!argv[i][6])
 				i++;
@@ -258,14 +271,14 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		}
 		if (nkeys == SWEEP_MAX_KEYS) {
 			dix_err("sweep: at most %d keys", SWEEP_MAX_KEYS);
-			return DIX_EXIT_USAGE;
+			goto usage;
 		}
 		if (parse_key(argv[i], &keys[nkeys++]))
-			return DIX_EXIT_USAGE;
+			goto usage;
 	}
 	if (dash < 0 || !nkeys) {
 		usage(stderr);
-		return DIX_EXIT_USAGE;
+		goto usage;
 	}
 	if (plot) {
 		/* written after the last point: find out now that it can be */
@@ -274,7 +287,7 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		if (fd < 0) {
 			dix_err("sweep: --plot %s: cannot write: %s", plot,
 				strerror(errno));
-			return DIX_EXIT_USAGE;
+			goto usage;
 		}
 		close(fd);
 	}
@@ -369,10 +382,9 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		write_plot(plot, keys, nkeys, pts, total, argc, argv, dash);
 	free(pts);
 	free(av);
-	for (k = 0; k < nkeys; k++) {
-		for (i = 0; i < keys[k].n; i++)
-			free(keys[k].v[i]);
-		free(keys[k].v);
-	}
+	keys_free(keys, nkeys);
 	return worst;
+usage:
+	keys_free(keys, nkeys);
+	return DIX_EXIT_USAGE;
 }

@@ -15,7 +15,7 @@
 
 int main(void)
 {
-	unsigned char auth[32], enc[16], blob[80];
+	unsigned char auth[32], enc[32], blob[80];	/* enc: up to AES-256 */
 	const struct rtattr *rta = (const struct rtattr *)blob;
 	const unsigned char *p;
 	unsigned int i, enclen;
@@ -45,7 +45,7 @@ int main(void)
 #endif
 	is_int(authenc_key(blob, 55, auth, 32, enc, 16), -1,
 	       "too small a buffer refused");
-	n = authenc_key(blob, sizeof(blob), auth, 20, enc, 32);
+	n = authenc_key(blob, sizeof(blob), auth, 20, enc, sizeof(enc));
 	p = RTA_DATA(rta);
 	is_int(n, 60, "other lengths: 8 + 20 + 32");
 	is_int(p[3], 32, "enckeylen follows the cipher key");

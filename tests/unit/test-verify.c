@@ -58,7 +58,7 @@ static void stored_format(const char *file, const char *magic)
 }
 
 #ifdef HAVE_XXHASH
-/* vhash_run() counts intact blocks up to the first bad one. */
+/* vhash_run() counts intact blocks (of @n, a block count) up to the first bad one. */
 static void run_check(const char *name,
 		      uint32_t (*run)(const void *, uint32_t, uint32_t, uint64_t))
 {
@@ -67,19 +67,19 @@ static void run_check(const char *name,
 	uint64_t off = 3ull << 30;
 
 	verify_fill(buf, len, bs, off, 77, 5);
-	is_intf(run(buf, len, bs, off), n, "%s: intact I/O passes whole", name);
-	is_intf(run(buf, len, bs, off + bs), 0, "%s: misplaced I/O stops at block 0", name);
+	is_intf(run(buf, n, bs, off), n, "%s: intact I/O passes whole", name);
+	is_intf(run(buf, n, bs, off + bs), 0, "%s: misplaced I/O stops at block 0", name);
 	buf[5 * bs + 511] ^= 1;
-	is_intf(run(buf, len, bs, off), 5, "%s: last byte of block 5 changed", name);
+	is_intf(run(buf, n, bs, off), 5, "%s: last byte of block 5 changed", name);
 	buf[5 * bs + 511] ^= 1;
 	buf[2 * bs + 9] ^= 0x80;	/* header: the offset field */
-	is_intf(run(buf, len, bs, off), 2, "%s: header offset of block 2", name);
+	is_intf(run(buf, n, bs, off), 2, "%s: header offset of block 2", name);
 	buf[2 * bs + 9] ^= 0x80;
 	buf[6 * bs + 33] ^= 1;		/* the stored checksum */
-	is_intf(run(buf, len, bs, off), 6, "%s: checksum of block 6", name);
+	is_intf(run(buf, n, bs, off), 6, "%s: checksum of block 6", name);
 	buf[6 * bs + 33] ^= 1;
 	buf[1 * bs + 20] ^= 1;		/* the seed */
-	is_intf(run(buf, len, bs, off), 1, "%s: seed of block 1", name);
+	is_intf(run(buf, n, bs, off), 1, "%s: seed of block 1", name);
 	free(buf);
 }
 #endif
