@@ -16,17 +16,6 @@
 #include "safety.h"
 #include "util.h"
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 static void free_paths(char **v, int n)
 {
 	int i;

@@ -248,19 +248,6 @@ const struct dix_option *opt_find(const char *name)
 	return NULL;
 }
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * "R,W", "N" (each direction N), ",W" or "R," (the other uncapped): a
  * non-negative decimal per side, times @unit.  Both empty is an error.

@@ -235,3 +235,14 @@ __attribute__((constructor)) static void ubsan_log_path_from_env(void)
 	ubsan_report_path(path);
 }
 #endif
+
+void set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}

@@ -89,6 +89,13 @@ const char *dix_io_strerror(int e);
  */
 int read_sysfs_str(const char *path, char *buf, size_t len);
 
+/**
+ * set_err() - format a message into @err (@len bytes) for the caller to
+ * print; nothing when @err is NULL or @len 0.
+ */
+void set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #ifdef DIX_SANITIZED
 /**
  * dix_sanitizer_report_path() - make ASan, UBSan and LSan write their
