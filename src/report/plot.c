@@ -109,6 +109,20 @@ double plot_nice_step(double range, int max_ticks)
 	return 10 * mag;
 }
 
+void plot_svg_head(FILE *f, int w, int h, int x0, const char *title)
+{
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\">\n",
+		w, h, w, h);
+	fputs("<title>", f);
+	xml_escape(f, title);
+	fputs("</title>\n", f);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
+	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">", x0);
+	xml_escape(f, title);
+	fputs("</text>\n", f);
+}
+
 struct scale {
 	double tmax, ymax;
 };
@@ -304,16 +318,7 @@ int plot_svg(FILE *f, const struct plot_data *d)
 	sc.tmax = ceil(sc.tmax / plot_nice_step(sc.tmax, 12)) *
 		  plot_nice_step(sc.tmax, 12);
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\">\n",
-		W, H, W, H);
-	fputs("<title>", f);
-	xml_escape(f, d->title ? d->title : "dixload");
-	fputs("</title>\n", f);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);
-	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">", X0);
-	xml_escape(f, d->title ? d->title : "dixload");
-	fputs("</text>\n", f);
+	plot_svg_head(f, W, H, X0, d->title ? d->title : "dixload");
 	legend(f);
 	axes(f, &sc);
 	if (!d->n)

@@ -71,4 +71,12 @@ void xml_escape(FILE *f, const char *s);
  */
 double plot_nice_step(double range, int max_ticks);
 
+/**
+ * plot_svg_head() - open an SVG document of @w x @h pixels on @f: the XML
+ * declaration, the <svg> element, a white background, and @title (escaped)
+ * both as the document's <title> and in bold at the top left, @x0 from the
+ * left edge.  The caller draws the rest and closes it with </svg>.
+ */
+void plot_svg_head(FILE *f, int w, int h, int x0, const char *title);
+
 #endif

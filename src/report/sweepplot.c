@@ -160,16 +160,7 @@ int sweep_plot_svg(FILE *f, const struct sweep_plot *d)
 	step = plot_nice_step(ymax, 8);
 	ymax = ceil(ymax / step) * step;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\">\n",
-		W, H, W, H);
-	fputs("<title>", f);
-	xml_escape(f, d->title ? d->title : "dixload sweep");
-	fputs("</title>\n", f);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);
-	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">", X0);
-	xml_escape(f, d->title ? d->title : "dixload sweep");
-	fputs("</text>\n", f);
+	plot_svg_head(f, W, H, X0, d->title ? d->title : "dixload sweep");
 	axes(f, d, ymax);
 	if (!have)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"14\" fill=\"#888\">no point has a result</text>\n",
