@@ -1,5 +1,5 @@
 #!/bin/sh
-# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, an MPI job when built with MPI): no undocumented key, no missing "always" key.
+# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, a failed hot-load and unload, an MPI job when built with MPI): no undocumented key, no missing "always" key.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 need_feature jsonc
@@ -25,6 +25,13 @@ printf 'XXXXXXXX' | dd of="$WORK/g.img" bs=1 seek=$((409600 + 300)) conv=notrunc
 run_dix "$WORK/6.json" "$WORK/6.err" --dev "$F,$WORK/g.img" --size 8m --rw randread \
 	--bs 16k --runtime 1 --output-format json
 [ $? = 3 ] || fail "the corrupted two-device run did not exit 3: $(tail -n 3 "$WORK/6.err")"
+# the module actions' keys (module, modules_loaded, crypto_added ...): a
+# module that exists nowhere, so the host is not changed; the event carries
+# its keys whether or not the load worked (exit 4: the action failed)
+run_dix "$WORK/8.json" "$WORK/8.err" --dev "$F" --size 8m --rw randread --bs 16k \
+	--runtime 2 --interval 500 --hotload dixload_no_such_module@0.5 \
+	--unload dixload_no_such_module@1 --output-format json
+[ $? = 4 ] || fail "the failing hot-load run did not exit 4: $(tail -n 3 "$WORK/8.err")"
 # an MPI job (when this build has MPI): ranks[] rows, events with a host
 mpi_run=
 if "$DIXLOAD" --version | grep -q '^features:.* mpi' && command -v mpirun >/dev/null; then
@@ -41,7 +48,7 @@ fi
 "$DIXLOAD" --dump-options | cut -f1 > "$WORK/options"
 
 python3 - "$top_srcdir/doc/json.md" "$WORK/options" "$WORK/1.json" "$WORK/2.json" \
-	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
+	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" "$WORK/8.json" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
 import json, re, sys
 doc, optfile, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 options = set(open(optfile).read().split())
@@ -95,7 +102,8 @@ for t in ("start", "interval", "event", "precondition", "summary", "compare"):
 for t, p in (("interval", "cap.read_bps"), ("summary", "bad_extents[].lba"),
              ("summary", "transitions[].ratio"), ("event", "ok"), ("compare", "rows[].change_pct"),
              ("interval", "devices[].iops"), ("summary", "devices[].bad_extents[].lba"),
-             ("summary", "bad_extents[].dev"), ("summary", "devices[].transitions[].ratio")):
+             ("summary", "bad_extents[].dev"), ("summary", "devices[].transitions[].ratio"),
+             ("event", "module"), ("event", "modules_loaded"), ("event", "crypto_removed")):
     if p not in seen.get(t, ()):
         bad.append("%s key %s never written: the run did not exercise it" % (t, p))
 start = json.loads(open(runs[0]).readline())
