@@ -1,5 +1,5 @@
 #!/bin/sh
-# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, a failed hot-load and unload, the --error-log lines, an MPI job when built with MPI): no undocumented key, no missing "always" key.
+# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, a failed hot-load and unload, the --error-log lines, a sweep, an MPI job when built with MPI): no undocumented key, no missing "always" key.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 need_feature jsonc
@@ -32,6 +32,9 @@ run_dix "$WORK/8.json" "$WORK/8.err" --dev "$F" --size 8m --rw randread --bs 16k
 	--runtime 2 --interval 500 --hotload dixload_no_such_module@0.5 \
 	--unload dixload_no_such_module@1 --output-format json
 [ $? = 4 ] || fail "the failing hot-load run did not exit 4: $(tail -n 3 "$WORK/8.err")"
+# a sweep: one sweep_point line per point
+"$DIXLOAD" sweep bs=4k,16k --json -- --dev "$F" --size 8m --rw randread --runtime 0.5 \
+	> "$WORK/9.json" 2> "$WORK/9.err" || fail "sweep: $(cat "$WORK/9.err")"
 # an MPI job (when this build has MPI): ranks[] rows, events with a host
 mpi_run=
 if "$DIXLOAD" --version | grep -q '^features:.* mpi' && command -v mpirun >/dev/null; then
@@ -48,7 +51,7 @@ fi
 "$DIXLOAD" --dump-options | cut -f1 > "$WORK/options"
 
 python3 - "$top_srcdir/doc/json.md" "$WORK/options" "$WORK/1.json" "$WORK/2.json" \
-	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" "$WORK/8.json" "$WORK/3.errlog" "$WORK/6.errlog" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
+	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" "$WORK/8.json" "$WORK/9.json" "$WORK/3.errlog" "$WORK/6.errlog" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
 import json, re, sys
 doc, optfile, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 options = set(open(optfile).read().split())
@@ -69,10 +72,10 @@ def paths(o, pre=""):
     for k, v in o.items():
         p = pre + k
         yield p
-        if p == "settings" and isinstance(v, dict):
+        if p in ("settings", "point") and isinstance(v, dict):
             for s in v:
                 if s not in options:
-                    yield "settings." + s   # not an option: undocumented
+                    yield p + "." + s   # not an option: undocumented
             continue
         if isinstance(v, dict) and k not in ("from", "to") and not p.endswith("[].a") and not p.endswith("[].b"):
             yield from paths(v, p + ".")
@@ -96,7 +99,7 @@ for f in runs:
         for p, pres in spec[t].items():
             if pres == "always" and p not in got:
                 bad.append("%s:%d: %s key %r (always) is missing" % (f, n, t, p))
-for t in ("start", "interval", "event", "precondition", "summary", "compare", "error_log"):
+for t in ("start", "interval", "event", "precondition", "summary", "compare", "error_log", "sweep_point"):
     if t not in seen:
         bad.append("no %s record in the runs: the test would not check it" % t)
 # the optional keys these runs must exercise
@@ -105,7 +108,7 @@ for t, p in (("interval", "cap.read_bps"), ("summary", "bad_extents[].lba"),
              ("interval", "devices[].iops"), ("summary", "devices[].bad_extents[].lba"),
              ("summary", "bad_extents[].dev"), ("summary", "devices[].transitions[].ratio"),
              ("event", "module"), ("event", "modules_loaded"), ("event", "crypto_removed"),
-             ("error_log", "byte"), ("error_log", "dev")):
+             ("error_log", "byte"), ("error_log", "dev"), ("sweep_point", "mb_per_s")):
     if p not in seen.get(t, ()):
         bad.append("%s key %s never written: the run did not exercise it" % (t, p))
 start = json.loads(open(runs[0]).readline())
