@@ -90,7 +90,8 @@ static void usage(FILE *f)
 "a per-second meter, and mid-run kernel module hot-load with transition\n"
 "capture.\n"
 "\n"
-"Options (profile files use the same names as keys):\n");
+"Options (profile files use the same names as keys, except those marked\n"
+"(command line only)):\n");
 	opts_print_help(f);
 	fprintf(f,
 "  --help                     this text\n"

@@ -513,6 +513,9 @@ void opts_print_help(FILE *f)
 		}
 		if (d->def && d->type != OPT_LIST && strcmp(d->def, "0"))
 			fprintf(f, " (default %s)", d->def);
+		/* the header says profiles take the same keys: say which not */
+		if (d->flags & (OPT_CLI_ONLY | OPT_ACTION))
+			fputs(" (command line only)", f);
 		fputc('\n', f);
 	}
 }

@@ -77,7 +77,9 @@ const char *dix_errno_name(int e, char *buf, size_t len)
  * into an errno (blk_status_to_errno()); glibc's text for several of those
  * errnos names a network or filesystem condition.  Measured on 6.1 with
  * scsi_debug opts=0x2: a read over the medium error range came back as
- * "No data available".  Say what the block layer meant.
+ * "No data available".  Say what the block layer meant.  The kcapi engine's
+ * requests come back through the same path: the kernel crypto API answers
+ * an AEAD tag that does not verify with EBADMSG, "Bad message" to glibc.
  */
 const char *dix_io_strerror(int e)
 {
@@ -94,6 +96,8 @@ const char *dix_io_strerror(int e)
 		return "target error (EREMOTEIO)";
 	case EBADE:	/* BLK_STS_NEXUS */
 		return "reservation conflict (EBADE)";
+	case EBADMSG:	/* AF_ALG: an AEAD decrypt whose tag did not verify */
+		return "authentication tag check failed (EBADMSG)";
 	default:
 		return strerror(e);
 	}

@@ -79,7 +79,8 @@ const char *dix_errno_name(int e, char *buf, size_t len);
  * "integrity check failed (EILSEQ)", ENODATA "medium error (ENODATA)",
  * ETIMEDOUT "command timed out (ETIMEDOUT)", ENOLINK "transport error
  * (ENOLINK)", EREMOTEIO "target error (EREMOTEIO)", EBADE "reservation
- * conflict (EBADE)".
+ * conflict (EBADE)"; and EBADMSG, the kernel crypto API's AEAD tag that
+ * does not verify, "authentication tag check failed (EBADMSG)".
  */
 const char *dix_io_strerror(int e);
 

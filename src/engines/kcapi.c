@@ -913,7 +913,7 @@ static void finish(struct kc *k, struct dix_io *io, ssize_t res,
 		snprintf(io->detail, sizeof(io->detail),
 			 "request %llu (%s, TFM %u): %s",
 			 (unsigned long long)req_no(k, io), k->a->name,
-			 slot_tfm(k, io)->id, strerror((int)-res));
+			 slot_tfm(k, io)->id, dix_io_strerror((int)-res));
 		return;
 	}
 	if (res != want) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Bash completion generated from the option table: option names, enum values, engines, profiles, devices, modules, /sys paths.
+# Bash completion generated from the option table: option names, enum values, engines, profiles, devices, modules, /sys paths; the subcommands' own options.
 . "$top_srcdir/tests/sh/lib.sh"
 need_tools bash
 need_dixload
@@ -57,6 +57,19 @@ want "--hotload after @: nothing" "$(c --hotload scsi_debug@)" ""
 want "subcommand com" "$(c com)" "compare"
 want "subcommand sw" "$(c sw)" "sweep"
 want "compare --th" "$(c compare --th)" "--threshold"
+# every option in the synopsis of a subcommand ([--opt ...] in its --help) is
+# offered: the subcommands parse their own options, outside the table
+for sub in probe crcbench compare sweep; do
+	# shellcheck disable=SC2046
+	has "$sub: the options of its --help" "$(c "$sub" --)" \
+		$("$dix" "$sub" --help 2>&1 | grep -o "\[--[a-z][a-z-]*" | tr -d "[" | sort -u)
+done
+want "crcbench --guard values" "$(c crcbench --guard "")" "crc16 crc32c crc64 ip"
+want "sweep: KEY= from the option table" "$(c sweep iodepth)" "iodepth-batch= iodepth="
+want "sweep: flags are no KEY" "$(c sweep sq)" ""
+want "sweep: its own options before --" "$(c sweep bs=4k,8k --j)" "--json"
+want "sweep: after =, no KEY" "$(c sweep bs = "")" ""
+want "sweep: the run options after --" "$(c sweep bs=4k,8k -- --ru)" "--runtime"
 [ -d /sys/module ] && want "--sysfs /sys/modu" "$(c --sysfs /sys/modu)" "/sys/module"
 # --dev: every block device the kernel lists, as /dev paths
 devs=

@@ -1,5 +1,5 @@
 #!/bin/sh
-# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, an MPI job when built with MPI): no undocumented key, no missing "always" key.
+# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, a failed hot-load and unload, the --error-log lines, a sweep, an MPI job when built with MPI): no undocumented key, no missing "always" key.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 need_feature jsonc
@@ -13,7 +13,7 @@ run_dix "$WORK/2.json" "$WORK/2.err" --dev "$F" --size 8m --rw randrw --bs 16k \
 # a changed byte inside a block (header intact): a verify error and its extent
 printf 'XXXXXXXX' | dd of="$F" bs=1 seek=$((409600 + 300)) conv=notrunc 2>/dev/null
 run_dix "$WORK/3.json" "$WORK/3.err" --dev "$F" --size 8m --rw randread --bs 16k \
-	--runtime 1 --output-format json
+	--runtime 1 --output-format json --error-log "$WORK/3.errlog"
 [ $? = 3 ] || fail "the corrupted read run did not exit 3: $(tail -n 3 "$WORK/3.err")"
 "$DIXLOAD" compare "$WORK/1.json" "$WORK/2.json" --output-format json > "$WORK/4.json"
 [ $? -le 5 ] || fail "compare failed"
@@ -23,8 +23,18 @@ run_dix "$WORK/5.json" "$WORK/5.err" --dev "$F,$WORK/g.img" --size 8m --rw randr
 	--output-format json || fail "two-device run: $(cat "$WORK/5.err")"
 printf 'XXXXXXXX' | dd of="$WORK/g.img" bs=1 seek=$((409600 + 300)) conv=notrunc 2>/dev/null
 run_dix "$WORK/6.json" "$WORK/6.err" --dev "$F,$WORK/g.img" --size 8m --rw randread \
-	--bs 16k --runtime 1 --output-format json
+	--bs 16k --runtime 1 --output-format json --error-log "$WORK/6.errlog"
 [ $? = 3 ] || fail "the corrupted two-device run did not exit 3: $(tail -n 3 "$WORK/6.err")"
+# the module actions' keys (module, modules_loaded, crypto_added ...): a
+# module that exists nowhere, so the host is not changed; the event carries
+# its keys whether or not the load worked (exit 4: the action failed)
+run_dix "$WORK/8.json" "$WORK/8.err" --dev "$F" --size 8m --rw randread --bs 16k \
+	--runtime 2 --interval 500 --hotload dixload_no_such_module@0.5 \
+	--unload dixload_no_such_module@1 --output-format json
+[ $? = 4 ] || fail "the failing hot-load run did not exit 4: $(tail -n 3 "$WORK/8.err")"
+# a sweep: one sweep_point line per point
+"$DIXLOAD" sweep bs=4k,16k --json -- --dev "$F" --size 8m --rw randread --runtime 0.5 \
+	> "$WORK/9.json" 2> "$WORK/9.err" || fail "sweep: $(cat "$WORK/9.err")"
 # an MPI job (when this build has MPI): ranks[] rows, events with a host
 mpi_run=
 if "$DIXLOAD" --version | grep -q '^features:.* mpi' && command -v mpirun >/dev/null; then
@@ -41,7 +51,7 @@ fi
 "$DIXLOAD" --dump-options | cut -f1 > "$WORK/options"
 
 python3 - "$top_srcdir/doc/json.md" "$WORK/options" "$WORK/1.json" "$WORK/2.json" \
-	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
+	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" "$WORK/8.json" "$WORK/9.json" "$WORK/3.errlog" "$WORK/6.errlog" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
 import json, re, sys
 doc, optfile, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 options = set(open(optfile).read().split())
@@ -55,17 +65,17 @@ for line in open(doc):
     m = re.match(r"\| `([^`]+)` \|[^|]*\|[^|]*\| (always|optional) \|", line)
     if m and rec:
         spec[rec][m.group(1)] = m.group(2)
-assert set(spec) >= {"start", "interval", "event", "precondition", "summary", "compare"}, spec.keys()
+assert set(spec) >= {"start", "interval", "event", "precondition", "summary", "compare", "error_log"}, spec.keys()
 
 def paths(o, pre=""):
     """every key as a dotted path; array elements as key[]; settings by option name"""
     for k, v in o.items():
         p = pre + k
         yield p
-        if p == "settings" and isinstance(v, dict):
+        if p in ("settings", "point") and isinstance(v, dict):
             for s in v:
                 if s not in options:
-                    yield "settings." + s   # not an option: undocumented
+                    yield p + "." + s   # not an option: undocumented
             continue
         if isinstance(v, dict) and k not in ("from", "to") and not p.endswith("[].a") and not p.endswith("[].b"):
             yield from paths(v, p + ".")
@@ -78,7 +88,8 @@ bad, seen = [], {}
 for f in runs:
     for n, line in enumerate(open(f), 1):
         o = json.loads(line)
-        t = o.get("type")
+        # --error-log's lines have no type: the file says what they are
+        t = "error_log" if f.endswith(".errlog") else o.get("type")
         if t not in spec:
             bad.append("%s:%d: record type %r not documented" % (f, n, t)); continue
         got = set(paths(o))
@@ -88,14 +99,16 @@ for f in runs:
         for p, pres in spec[t].items():
             if pres == "always" and p not in got:
                 bad.append("%s:%d: %s key %r (always) is missing" % (f, n, t, p))
-for t in ("start", "interval", "event", "precondition", "summary", "compare"):
+for t in ("start", "interval", "event", "precondition", "summary", "compare", "error_log", "sweep_point"):
     if t not in seen:
         bad.append("no %s record in the runs: the test would not check it" % t)
 # the optional keys these runs must exercise
 for t, p in (("interval", "cap.read_bps"), ("summary", "bad_extents[].lba"),
              ("summary", "transitions[].ratio"), ("event", "ok"), ("compare", "rows[].change_pct"),
              ("interval", "devices[].iops"), ("summary", "devices[].bad_extents[].lba"),
-             ("summary", "bad_extents[].dev"), ("summary", "devices[].transitions[].ratio")):
+             ("summary", "bad_extents[].dev"), ("summary", "devices[].transitions[].ratio"),
+             ("event", "module"), ("event", "modules_loaded"), ("event", "crypto_removed"),
+             ("error_log", "byte"), ("error_log", "dev"), ("sweep_point", "mb_per_s")):
     if p not in seen.get(t, ()):
         bad.append("%s key %s never written: the run did not exercise it" % (t, p))
 start = json.loads(open(runs[0]).readline())

@@ -52,4 +52,20 @@ run_dix "$WORK/o" "$WORK/e" --dev "$F" --profile "$top_srcdir/profiles/dif1.prof
 "$DIXLOAD" --version | grep -q "^dixload [0-9]" || fail "--version"
 DIXLOAD_PROFILE_PATH=$top_srcdir/profiles "$DIXLOAD" --list-profiles | grep -q "^dif1 " ||
 	fail "--list-profiles lacks dif1"
+# --help marks "(command line only)" exactly the options a profile refuses
+# as command-line only (the header says profiles take the same keys)
+"$DIXLOAD" --help > "$WORK/help"
+for name in $("$DIXLOAD" --dump-options | cut -f1); do
+	case $name in help|version|list-profiles) continue ;; esac
+	printf '%s=1\n' "$name" > "$WORK/k.profile"
+	"$DIXLOAD" --dev "$WORK/none.img" --profile "$WORK/k.profile" >/dev/null 2>"$WORK/e"
+	refused=no marked=no
+	grep -q "only allowed on the command line\|accepted only on the command line" "$WORK/e" &&
+		refused=yes
+	grep -q "^  --$name .*(command line only)$" "$WORK/help" &&
+		marked=yes
+	[ $refused = $marked ] ||
+		fail "--$name: refused in a profile: $refused, marked command line only in --help: $marked"
+done
+echo "ok: --help marks the command-line-only options"
 echo "all usage checks passed"

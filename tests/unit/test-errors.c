@@ -29,6 +29,9 @@ int main(void)
 	       "ETIMEDOUT: a command timeout, not a connection's");
 	is_str(dix_io_strerror(ENOLINK), "transport error (ENOLINK)",
 	       "ENOLINK: BLK_STS_TRANSPORT");
+	/* the kcapi engine: the kernel's AEAD decrypt rejected the tag */
+	is_str(dix_io_strerror(EBADMSG), "authentication tag check failed (EBADMSG)",
+	       "EBADMSG: a failed tag check named, not 'Bad message'");
 	is_str(dix_errno_name(EINVAL, buf, sizeof(buf)), "EINVAL", "EINVAL by name");
 	is_str(dix_errno_name(EILSEQ, buf, sizeof(buf)), "EILSEQ", "EILSEQ by name");
 	is_str(dix_errno_name(4095, buf, sizeof(buf)), "errno 4095",
