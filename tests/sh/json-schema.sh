@@ -58,7 +58,8 @@ options = set(open(optfile).read().split())
 # the doc's tables: "## record: TYPE" then "| `key` | type | unit | presence | meaning |"
 spec, rec = {}, None
 for line in open(doc):
-    m = re.match(r"## record: (\w+)", line)
+    # crcbench.crc ...: probe's and crcbench's records (tests/sh/json-doc.py)
+    m = re.match(r"## record: ([\w.]+)", line)
     if m:
         rec = m.group(1); spec[rec] = {}
         continue
