@@ -197,8 +197,8 @@ bool probe_profile_fits(const struct probe_profile *p, const char *format);
 
 /**
  * probe_print_json() - @r as one JSON object on one line: keys "device",
- * "kind", "name", "disk", "queue", "integrity", "scsi" or "nvme", "engines",
- * "profiles", "diagnosis".
+ * "kind", "name", "disk", "queue", "integrity", "scsi" or "nvme", "pi_modes",
+ * "profiles", "diagnosis" (every key in doc/json.md, record "probe").
  */
 void probe_print_json(FILE *f, const struct probe_result *r);
 

@@ -2,8 +2,8 @@
 # Check JSON lines of `dixload probe --json` and `dixload crcbench --json`
 # against the tables of doc/json.md: every key written is documented, with
 # the documented type, and every `always` key is written.  Shared by
-# tests/sh/json-schema-tools.sh (host) and tests/vm/probe-*.sh (guest
-# output copied back), so the host and the VM hold the doc to one rule.
+# tests/sh/json-schema-tools.sh (host) and tests/vm/probe-scsi-dif2.sh
+# (guest output), so the host and the VM hold the doc to one rule.
 #
 # usage: json-doc.py DOC [--need RECORD:KEY]... KIND=FILE...
 #   KIND probe:    every line of FILE is one "probe" record
@@ -80,6 +80,8 @@ def main(argv):
             need.append(tuple(args.pop(0).split(":", 1)))
         else:
             kind, f = a.split("=", 1)
+            if kind not in ("probe", "crcbench"):
+                sys.exit("json-doc.py: unknown kind %r (probe, crcbench)" % kind)
             files.append((kind, f))
     bad, seen = [], {}
     for kind, f in files:
