@@ -38,6 +38,7 @@ struct dix_dev;
  * @io_size: bytes per I/O the worker used (preconditioning: the plan's
  *	size, or less where the engine cannot carry it)
  * @started: its thread runs (run.c joins it)
+ * @ready: its setup is over (run.c's gate, under dix_run.gate_lock)
  * @done: the worker has finished (1) — read by the meter loop
  * @err: setup failure (negative errno), 0 otherwise
  * @errmsg: setup failure text
@@ -54,6 +55,7 @@ struct dix_worker {
 	int precond;
 	uint64_t io_size;
 	int started;
+	int ready;
 	int done;
 	int err;
 	char errmsg[512];
