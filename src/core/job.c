@@ -120,7 +120,6 @@ struct wctx {
 	struct inflight fl;
 	int track;		/* in-flight range tracking needed */
 	struct gen g;
-	uint32_t seq;
 	uint32_t lbs;
 	int notes;		/* retry notes printed */
 	int logged;		/* --error-log lines not yet flushed */
@@ -961,10 +960,10 @@ void *worker_main(void *arg)
 			io->injected = DIX_ERR_NR;
 			if (io->dir == DIX_WRITE) {
 				verify_fill(io->buf, io->len, x.lbs,
-					    io->offset, x.o->seed, ++x.seq);
+					    io->offset, x.o->seed, ++w->seq);
 				if (x.r->journal_write)
 					journal_intent(x.r->journal, io->offset,
-						       io->len, x.seq);
+						       io->len, w->seq);
 			}
 			if (x.pi_app)
 				pi_prepare(&x, io);
