@@ -33,7 +33,8 @@ static const char *jfile(const char *name, const char *text)
 
 int main(void)
 {
-	char err[512], why[200], path[512];
+	/* empty: a load that succeeds leaves them as they were */
+	char err[512] = "", why[200] = "", path[512];
 	struct journal *j;
 
 	if (!mkdtemp(dir))
@@ -108,6 +109,7 @@ int main(void)
 				   "I 0 512 7\nA 0 512 7\nI 0 512 7\n"),
 			err, sizeof(err)) && strstr(err, "line 4: an intent of seq 7"),
 	   "an intent again at the acknowledged seq is refused: %s", err);
+	err[0] = '\0';
 	ok(!journal_load(&j, jfile("k.jr", "dixload-journal 1 seed=1 lbs=512\n"
 				    "I 0 512 7\nA 0 512 7\nA 0 512 7\nI 0 512 8\n"),
 			 err, sizeof(err)), "an ack repeated at its seq loads: %s", err);
