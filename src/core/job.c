@@ -120,7 +120,6 @@ struct wctx {
 	struct inflight fl;
 	int track;		/* in-flight range tracking needed */
 	struct gen g;
-	uint32_t seq;
 	uint32_t lbs;
 	int notes;		/* retry notes printed */
 	int logged;		/* --error-log lines not yet flushed */
@@ -744,7 +743,7 @@ static int worker_setup(struct wctx *x)
 		struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
 					.duration = -1 };
 
-		ev.t = run_elapsed(x->r);
+		ev.t = 0;	/* setup is over before the clock starts */
 		ev.what = x->ectx.note;
 		run_event(x->r, &ev);
 	}
@@ -778,7 +777,7 @@ static int worker_setup(struct wctx *x)
 			snprintf(what, sizeof(what),
 				 "pi app: engine %s, %s: %s", x->eng->name,
 				 x->w->dev->t.name, desc);
-			ev.t = run_elapsed(x->r);
+			ev.t = 0;	/* before the clock starts */
 			ev.what = what;
 			run_event(x->r, &ev);
 		}
@@ -816,9 +815,11 @@ static int worker_setup(struct wctx *x)
 		return -ENOMEM;
 	gen_init(&x->g, (w->end - w->start) / o->bs, rw_is_random(o->rw),
 		 o->runtime > 0, o->seed * 0x2545f4914f6cdd1dull + w->id + 1);
-	/* the caps are the run's: each of the jobs holds its share */
-	rate_limit_init(&x->rl, o->rate, o->rate_iops, x->r->nworkers,
-			dix_now_ns());
+	/*
+	 * the caps are the run's: each of the jobs holds its share (their
+	 * clock is set again when the load starts: worker_main())
+	 */
+	rate_limit_init(&x->rl, o->rate, o->rate_iops, x->r->nworkers, 0);
 	x->capped = !x->pre && (rate_limit_active(&x->rl, DIX_READ) ||
 				rate_limit_active(&x->rl, DIX_WRITE));
 	return 0;
@@ -918,8 +919,12 @@ void *worker_main(void *arg)
 	int have_pend = 0, pend_dir = 0, exhausted = 0, i, n;
 
 	w->err = worker_setup(&x);
+	run_worker_ready(x.r, w, !w->err);
 	if (w->err)
 		goto out;
+	/* the caps count from the load's start, not from the setup's */
+	rate_limit_init(&x.rl, x.o->rate, x.o->rate_iops, x.r->nworkers,
+			dix_now_ns());
 
 	for (;;) {
 		int stopping = __atomic_load_n(&x.r->stop, __ATOMIC_RELAXED);
@@ -955,10 +960,10 @@ void *worker_main(void *arg)
 			io->injected = DIX_ERR_NR;
 			if (io->dir == DIX_WRITE) {
 				verify_fill(io->buf, io->len, x.lbs,
-					    io->offset, x.o->seed, ++x.seq);
+					    io->offset, x.o->seed, ++w->seq);
 				if (x.r->journal_write)
 					journal_intent(x.r->journal, io->offset,
-						       io->len, x.seq);
+						       io->len, w->seq);
 			}
 			if (x.pi_app)
 				pi_prepare(&x, io);

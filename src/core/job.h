@@ -38,6 +38,10 @@ struct dix_dev;
  * @io_size: bytes per I/O the worker used (preconditioning: the plan's
  *	size, or less where the engine cannot carry it)
  * @started: its thread runs (run.c joins it)
+ * @ready: its setup is over (run.c's gate, under dix_run.gate_lock)
+ * @seq: the last write sequence number it stamped; the load goes on from
+ *	the preconditioning's, so a block's versions only ascend (--journal
+ *	relies on it)
  * @done: the worker has finished (1) — read by the meter loop
  * @err: setup failure (negative errno), 0 otherwise
  * @errmsg: setup failure text
@@ -54,6 +58,8 @@ struct dix_worker {
 	int precond;
 	uint64_t io_size;
 	int started;
+	int ready;
+	uint32_t seq;
 	int done;
 	int err;
 	char errmsg[512];

@@ -203,9 +203,17 @@ static struct jblock *slot(struct journal *j, uint64_t blk, int add)
 	return &j->tab[i];
 }
 
-/* Return: 0, or -E2BIG when the table would pass JOURNAL_MAX_BLOCKS. */
+/*
+ * Return: 0, -E2BIG when the table would pass JOURNAL_MAX_BLOCKS, or
+ * -EILSEQ when the record goes back in a block's sequence: block *@bad was
+ * acknowledged at *@prev already.  A run's versions of one block only
+ * ascend (one worker writes it, one write at a time, its sequence numbers
+ * counting up across preconditioning and the load), and the checks below
+ * rely on it: an older ack ignored and its intent left in flight would
+ * let the check accept a stale version.
+ */
 static int apply(struct journal *j, char type, uint64_t off, uint32_t len,
-		 uint32_t seq)
+		 uint32_t seq, uint64_t *bad, uint32_t *prev)
 {
 	uint64_t b;
 	uint32_t k, n;
@@ -215,7 +223,12 @@ static int apply(struct journal *j, char type, uint64_t off, uint32_t len,
 
 		if (!e)
 			return -E2BIG;
-
+		if (e->has_acked && (seq < e->acked ||
+				     (type == 'I' && seq == e->acked))) {
+			*bad = b;
+			*prev = e->acked;
+			return -EILSEQ;
+		}
 		if (type == 'I') {
 			if (e->npend == e->cap) {
 				e->cap = e->cap ? e->cap * 2 : 2;
@@ -224,8 +237,6 @@ static int apply(struct journal *j, char type, uint64_t off, uint32_t len,
 			e->pend[e->npend++] = seq;
 			continue;
 		}
-		if (e->has_acked && e->acked > seq)
-			continue;
 		e->acked = seq;
 		e->has_acked = 1;
 		/* an ack retires its own intent and every earlier one */
@@ -297,8 +308,8 @@ int journal_load(struct journal **jp, const char *path, char *err,
 	pthread_mutex_init(&j->lock, NULL);
 	while ((n = getline(&line, &cap, f)) > 0) {
 		char type;
-		uint64_t off;
-		uint32_t len, seq;
+		uint64_t off, bad;
+		uint32_t len, seq, prev;
 		int used = 0;
 
 		lineno++;
@@ -324,7 +335,14 @@ int journal_load(struct journal **jp, const char *path, char *err,
 			r = -EINVAL;
 			break;
 		}
-		if (apply(j, type, off, len, seq)) {
+		r = apply(j, type, off, len, seq, &bad, &prev);
+		if (r == -EILSEQ) {
+			snprintf(err, errlen, "--journal %s: line %lu: %s of seq %" PRIu32 " for block %" PRIu64 " (offset %" PRIu64 "), acknowledged at seq %" PRIu32 " already: a run's versions of a block only ascend, so this is not one run's journal",
+				 path, lineno, type == 'I' ? "an intent" : "an ack",
+				 seq, bad, bad * j->lbs, prev);
+			break;
+		}
+		if (r) {
 			snprintf(err, errlen, "--journal %s: line %lu: more than %u blocks named; the check pass keeps one entry per block",
 				 path, lineno, JOURNAL_MAX_BLOCKS);
 			r = -E2BIG;

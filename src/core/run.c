@@ -429,8 +429,67 @@ static void join_workers(struct dix_run *r)
 }
 
 /*
+ * The start gate.  A worker's setup (the engine's init: a kcapi TFM open
+ * can load driver modules and instantiate templates, io_uring maps its
+ * rings) is not the load, so the run's clock must not be running during
+ * it: --runtime and the first interval would measure setup, and a run's
+ * rates would be over a longer time than the load had.  So each worker
+ * of a phase reports its setup done and waits here; the main thread waits
+ * for all of them (wait_ready()), starts the clock, then opens the gate.
+ */
+void run_worker_ready(struct dix_run *r, struct dix_worker *w, int ok)
+{
+	pthread_mutex_lock(&r->gate_lock);
+	w->ready = 1;
+	pthread_cond_broadcast(&r->gate_cv);
+	while (ok && !r->gate_open)
+		pthread_cond_wait(&r->gate_cv, &r->gate_lock);
+	pthread_mutex_unlock(&r->gate_lock);
+}
+
+/* Until every started worker of the phase has finished its setup. */
+static void wait_ready(struct dix_run *r, int pre)
+{
+	int i, waiting;
+
+	pthread_mutex_lock(&r->gate_lock);
+	for (;;) {
+		waiting = 0;
+		for (i = 0; i < r->nworkers; i++)
+			if (r->workers[i].started &&
+			    in_phase(&r->workers[i], pre) &&
+			    !r->workers[i].ready)
+				waiting = 1;
+		if (!waiting)
+			break;
+		pthread_cond_wait(&r->gate_cv, &r->gate_lock);
+	}
+	pthread_mutex_unlock(&r->gate_lock);
+}
+
+static void open_gate(struct dix_run *r)
+{
+	pthread_mutex_lock(&r->gate_lock);
+	r->gate_open = 1;
+	pthread_cond_broadcast(&r->gate_cv);
+	pthread_mutex_unlock(&r->gate_lock);
+}
+
+/* After a phase's workers were joined: the next phase waits again. */
+static void close_gate(struct dix_run *r)
+{
+	int i;
+
+	pthread_mutex_lock(&r->gate_lock);
+	r->gate_open = 0;
+	for (i = 0; i < r->nworkers; i++)
+		r->workers[i].ready = 0;
+	pthread_mutex_unlock(&r->gate_lock);
+}
+
+/*
  * Start the workers of the phase; on failure stop the ones started
- * (returns -1).
+ * (returns -1).  The workers wait at the gate after their setup.
  */
 static int start_workers(struct dix_run *r, int pre)
 {
@@ -487,7 +546,7 @@ static int precondition(struct dix_run *r, struct dix_counters *pre_c,
 			int *setup_failed)
 {
 	int tty = !r->o->quiet && isatty(STDERR_FILENO);
-	double start = dix_now(), show = start + 0.5;
+	double start, show;
 	uint64_t region = 0;
 	int i, k, stopped, complete = 1;
 
@@ -507,6 +566,10 @@ static int precondition(struct dix_run *r, struct dix_counters *pre_c,
 	}
 	if (start_workers(r, 1))
 		*setup_failed = 1;
+	wait_ready(r, 1);
+	start = dix_now();
+	show = start + 0.5;
+	open_gate(r);
 	while (!all_done(r, 1) && !__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
 		double now = dix_now();
 
@@ -522,6 +585,7 @@ static int precondition(struct dix_run *r, struct dix_counters *pre_c,
 		wait_until(r, tty ? show : now + 3600);
 	}
 	join_workers(r);
+	close_gate(r);
 	stopped = __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
 	if (worker_failures(r))
 		*setup_failed = 1;
@@ -697,6 +761,9 @@ int run_load(struct dix_run *r)
 	int k, status, setup_failed = 0, ctl_started = 0, pre = 0;
 
 	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->gate_lock, NULL);
+	pthread_cond_init(&r->gate_cv, NULL);
+	r->gate_open = 0;
 	if (errlog_open(r))
 		return DIX_EXIT_USAGE;
 	if (journal_open(r)) {
@@ -747,6 +814,10 @@ int run_load(struct dix_run *r)
 		}
 	}
 	r->started = 1;
+	/* the clock starts when every worker's setup is over (the gate) */
+	if (start_workers(r, 0))
+		setup_failed = 1;
+	wait_ready(r, 0);
 	cpu_read(&r->cpu_first);
 	r->cpu_last = r->cpu_first;
 	r->t0 = r->mpi ? dix_mpi_start(r->mpi) : dix_now();
@@ -758,9 +829,10 @@ int run_load(struct dix_run *r)
 	}
 	if (o->runtime > 0)
 		end_at = r->t0 + o->runtime;
-
-	if (start_workers(r, 0))
-		setup_failed = 1;
+	/* a --runtime over already: no worker starts a request after it */
+	if (end_at && dix_now() >= end_at)
+		run_request_stop(r);
+	open_gate(r);
 	/* under MPI the lowest rank of each host runs its actions and watch */
 	if (!setup_failed && (!r->mpi || dix_mpi_leader(r->mpi))) {
 		struct dix_event_sink sink = {
@@ -897,4 +969,6 @@ void run_free(struct dix_run *r)
 	r->workers = NULL;
 	r->nworkers = 0;
 	pthread_mutex_destroy(&r->lock);
+	pthread_mutex_destroy(&r->gate_lock);
+	pthread_cond_destroy(&r->gate_cv);
 }

@@ -94,6 +94,9 @@ struct dix_transition {
  * @mpi: the MPI job this rank belongs to (mpijob.h), or NULL
  * @silent: print nothing on stdout (an MPI rank other than 0: rank 0
  *	prints the job's lines)
+ * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
+ *	the workers of a phase wait there after their setup until the run's
+ *	clock has started
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -126,6 +129,9 @@ struct dix_run {
 	struct cpu_snap cpu_last;
 	struct dix_mpi *mpi;
 	int silent;
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cv;
+	int gate_open;
 };
 
 /**
@@ -159,6 +165,13 @@ double run_elapsed(const struct dix_run *r);
  * copied.  A failed EV_ACTION makes the exit status at least 4.
  */
 void run_event(struct dix_run *r, const struct dix_event *ev);
+
+/**
+ * run_worker_ready() - worker @w's setup is over (@ok: it succeeded, and
+ * it will do I/O).  When @ok, waits until the run's clock has started.
+ */
+struct dix_worker;
+void run_worker_ready(struct dix_run *r, struct dix_worker *w, int ok);
 
 /** run_worker_done() - a worker has finished (wakes the meter loop). */
 void run_worker_done(struct dix_run *r);

@@ -44,7 +44,7 @@ struct sweep_key {
 /* What the run hook keeps of one point. */
 struct sweep_point {
 	double mbps, iops, s_per_gb, p99_ms;
-	unsigned long long inflight;
+	unsigned long long inflight, ops;
 	int status, have;
 };
 
@@ -68,6 +68,7 @@ static void keep_result(const struct dix_run *r, const struct dix_totals *t)
 	cur->iops = ops / el;
 	cur->s_per_gb = bytes ? t->cpu.self_s / (bytes / 1e9) : 0;
 	cur->p99_ms = lat_percentile(&h, 0.99) / 1e6;
+	cur->ops = ops;
 	/* requests the kernel can hold at once */
 	if (engine_is_crypto(r->eng))
 		cur->inflight = o->tfms * (o->submit == SUBMIT_ASYNC ?
@@ -329,6 +330,26 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		}
 		av[ac] = NULL;
 		run_point(run, ac, av, &p);
+		/*
+		 * A point that completed no request has figures of 0 that
+		 * measure nothing (its runtime ended before the first request
+		 * came back): in a table of rates it would read as a load that
+		 * ran at 0 MB/s, so it is an error that names the point.
+		 */
+		if (p.have && !p.ops && p.status == DIX_EXIT_OK) {
+			char pt[256];
+			size_t n = 0;
+
+			pt[0] = '\0';
+			for (k = 0; k < nkeys && n < sizeof(pt); k++)
+				n += snprintf(pt + n, sizeof(pt) - n, "%s%s=%s",
+					      k ? " " : "", keys[k].name,
+					      keys[k].v[idx[k]]);
+			dix_err("sweep: point %s: no request completed in the point's --runtime, so its figures measure nothing (give a longer --runtime)",
+				pt);
+			p.status = DIX_EXIT_USAGE;
+			p.have = 0;	/* no figures in the row or the plot */
+		}
 		pts[np++] = p;
 		if (p.status > worst)
 			worst = p.status;

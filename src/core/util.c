@@ -37,29 +37,64 @@ uint64_t dix_now_ns(void)
 const char *dix_msg_prefix = "";
 char dix_last_err[256];
 
+/*
+ * One message line in one write(2): stderr is unbuffered, so the prefix,
+ * the text and the newline printed apart were three writes, and under
+ * mpirun the ranks' lines came out spliced ("dixload: rank 0 (vm):
+ * dixload: rank 1 (vm): /tmp/x1.img: ...", then rank 0's path alone),
+ * naming the wrong rank for a path; worker threads could splice too.
+ */
+static void put_line(const char *kind, const char *fmt, va_list ap)
+{
+	char *text = NULL, *line = NULL;
+	int n;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	n = asprintf(&line, "dixload: %s%s%s\n", dix_msg_prefix, kind,
+		     text ? text : fmt);
+	if (n > 0) {
+		const char *p = line;
+
+		fflush(stderr);
+		while (n > 0) {
+			ssize_t w = write(STDERR_FILENO, p, n);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			p += w;
+			n -= w;
+		}
+	}
+	free(line);
+	free(text);
+}
+
 void dix_err(const char *fmt, ...)
 {
 	va_list ap;
+	int saved = errno;
 
 	va_start(ap, fmt);
 	vsnprintf(dix_last_err, sizeof(dix_last_err), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "dixload: %s", dix_msg_prefix);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_line("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	errno = saved;
 }
 
 void dix_warn(const char *fmt, ...)
 {
 	va_list ap;
+	int saved = errno;
 
-	fprintf(stderr, "dixload: %swarning: ", dix_msg_prefix);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_line("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	errno = saved;
 }
 
 const char *dix_errno_name(int e, char *buf, size_t len)

@@ -904,10 +904,31 @@ static void check_cipher(struct kc *k, struct dix_io *io)
 			 d, d >= n ? " (the tag)" : "");
 }
 
-/* The kernel's result of @io is in; @res: its bytes or -errno. */
+/*
+ * The kernel's result of @io is in; @res: its bytes or -errno.  @call_n:
+ * requests of the AIO call @io was in (0: a call of its own), whose one
+ * status libkcapi returns for all of them.
+ */
 static void finish(struct kc *k, struct dix_io *io, ssize_t res,
-		   ssize_t want)
+		   ssize_t want, unsigned int call_n)
 {
+	/*
+	 * An AEAD decrypt is given OpenSSL's ciphertext and tag, so the
+	 * kernel refusing the tag (EBADMSG) is its driver failing the check,
+	 * an integrity error, not an I/O error to retry (a retry that passed
+	 * would have been counted as recovered).  The check is the
+	 * kernel's own, so it counts with --verify off too.
+	 */
+	if (res == -EBADMSG && k->a->type == KC_AEAD && io->dir == DIX_READ) {
+		if (call_n > 1)
+			mismatch(k, io, "tag rejected",
+				 "the kernel rejects the AIO call of %u requests this one was in (EBADMSG: a tag does not authenticate; libkcapi gives one status per call)",
+				 call_n);
+		else
+			mismatch(k, io, "tag rejected",
+				 "the kernel rejects the tag OpenSSL computed (EBADMSG)");
+		return;
+	}
 	if (res < 0) {
 		io->res = res;
 		snprintf(io->detail, sizeof(io->detail),
@@ -996,7 +1017,7 @@ static int kc_sync(struct kc *k, struct dix_io *io)
 	default:
 		r = kcapi_md_digest(t->h, in, inl, out, outl);
 	}
-	finish(k, io, r, outl);
+	finish(k, io, r, outl, 0);
 	return DIX_Q_COMPLETED;
 }
 
@@ -1218,12 +1239,12 @@ static void collect(struct kc *k, struct kc_tfm *t)
 						 k->a->chain != CH_NONE) ?
 					   c->v[j - 1] : NULL;
 			if (k->a->type == KC_HASH)
-				finish(k, io, t->res[w], t->iout[w].iov_len);
+				finish(k, io, t->res[w], t->iout[w].iov_len, 0);
 			else if (c->r < 0)	/* one failure fails the call */
-				finish(k, io, c->r, 0);
+				finish(k, io, c->r, 0, c->n);
 			else
 				finish(k, io, t->iout[w].iov_len,
-				       t->iout[w].iov_len);
+				       t->iout[w].iov_len, c->n);
 			k->ready[k->nready++] = io;
 		}
 	}

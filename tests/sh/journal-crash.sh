@@ -87,6 +87,38 @@ run_dix "$WORK/n.out" "$WORK/n.err" $common --rw read ||
 	fail "without --journal the intact old block should pass: $(head -c 800 "$WORK/n.err")"
 echo "changed byte at LBA $((blk / 512)) and stale version (acknowledged seq $seq) both reported"
 
+# preconditioning then the load under one journal: the load's sequence
+# numbers go on from the preconditioning's (they started again at 1, so the
+# reader ignored the load's first acks as older ones and left their intents
+# in flight: a stale version of those blocks would have passed), and the
+# check pass accepts what was written
+P=$WORK/p.img
+PJ=$WORK/p.jr
+run_dix "$WORK/p.out" "$WORK/p.err" --dev "$P" --size 8m --bs 16k --seed 13 \
+	--interval 0 --rw randwrite --precondition on --runtime 0.5 --journal "$PJ" ||
+	fail "preconditioned write run: $(cat "$WORK/p.err")"
+python3 - "$PJ" <<'PY' || fail "a block's sequence numbers went back (above)"
+import sys
+last = {}
+pre = 0
+for n, line in enumerate(open(sys.argv[1]), 1):
+    f = line.split()
+    if len(f) != 4 or f[0] not in "IA":
+        continue
+    off, ln, seq = int(f[1]), int(f[2]), int(f[3])
+    if ln == 1 << 20:
+        pre = max(pre, seq)
+    for b in range(off, off + ln, 512):
+        if seq < last.get(b, 0):
+            print("FAIL: line %d: %s seq %d for byte %d after seq %d" % (n, f[0], seq, b, last[b]))
+            sys.exit(1)
+        last[b] = seq
+print("preconditioning up to seq %d, then the load to seq %d: ascending per block" % (pre, max(last.values())))
+PY
+run_dix "$WORK/pc.out" "$WORK/pc.err" --dev "$P" --size 8m --bs 16k --seed 13 \
+	--interval 0 --rw read --journal "$PJ" ||
+	fail "check pass after a preconditioned run: $(head -c 800 "$WORK/pc.err")"
+
 # a damaged journal is refused with its file, line and what is allowed; a
 # last line cut short (the crash hit the append) is not damage
 printf 'dixload-journal 1 seed=11 lbs=512\nI 0 16384 1\nX 3 4 5\n' > "$WORK/bad.jr"
@@ -99,6 +131,13 @@ printf 'dixload-journal 1 seed=11 lbs=512\nI 0 16384 1\nA 0 16' > "$WORK/cut.jr"
 # shellcheck disable=SC2086
 run_dix "$WORK/t.out" "$WORK/t.err" $common --rw read --journal "$WORK/cut.jr" ||
 	fail "a journal whose last line was cut short: $(cat "$WORK/t.err")"
+# records that go back in a block's sequence are not one run's journal
+printf 'dixload-journal 1 seed=11 lbs=512\nI 0 16384 5\nA 0 16384 5\nI 512 512 2\n' > "$WORK/back.jr"
+# shellcheck disable=SC2086
+run_dix "$WORK/k.out" "$WORK/k.err" $common --rw read --journal "$WORK/back.jr"
+st=$?
+[ "$st" = 1 ] && grep -q "back.jr: line 4: an intent of seq 2 for block 1 (offset 512), acknowledged at seq 5 already" "$WORK/k.err" ||
+	fail "a journal going back in sequence: exit $st: $(cat "$WORK/k.err")"
 # a check pass that would check nothing is refused
 # shellcheck disable=SC2086
 run_dix "$WORK/v.out" "$WORK/v.err" $common --rw read --journal "$J" --verify off

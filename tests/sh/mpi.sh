@@ -68,6 +68,21 @@ grep -q "^dixload: rank 2 ([^)]*) failed: .*$WORK/r2.img" "$WORK/e" ||
 grep -q "^\[" "$WORK/o" && fail "a meter line although the job never started"
 rmdir "$WORK/r2.img"
 
+# each rank's own message is one whole line: printed in three writes
+# (prefix, text, newline) the 4 ranks' lines came out spliced under
+# mpirun, one rank's prefix before another rank's path
+rm -f "$WORK"/r*.img
+$MPIRUN -np 4 "$DIXLOAD" --dev "$WORK/r%r.img" --rw read --runtime 1 \
+	>"$WORK/o" 2>"$WORK/e"; st=$?
+[ $st -eq 1 ] || fail "4 missing files: mpirun exit $st (want 1) $(cat "$WORK/e")"
+for r in 0 1 2 3; do
+	grep -q "^dixload: rank $r ([^)]*): $WORK/r$r.img: No such file or directory\$" "$WORK/e" ||
+		fail "rank $r's own message is not a line of its own: $(cat "$WORK/e")"
+done
+grep -q "dixload: .*dixload: " "$WORK/e" && fail "spliced message lines: $(cat "$WORK/e")"
+grep "r[0-3].img" "$WORK/e" | grep -qv "^dixload: rank " &&
+	fail "a path on a line without its rank: $(cat "$WORK/e")"
+
 # SIGINT to mpirun: the ranks stop together and rank 0 prints one summary
 $MPIRUN -np 4 "$DIXLOAD" --dev "$WORK/r%r.img" --size 16m --bs 4k \
 	--runtime 60 --interval 500 >"$WORK/o" 2>"$WORK/e" &

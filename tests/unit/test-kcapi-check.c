@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test-kcapi-check.c - the kcapi engine's checks of a kernel result, on
+ * results made here (this host need not have AF_ALG): an AEAD tag the
+ * kernel got wrong on encrypt, and the kernel refusing the tag of a
+ * decrypt (EBADMSG), are each an Err of kind verify naming the request,
+ * its algorithm, direction and TFM; a correct result passes; EBADMSG of a
+ * plain cipher stays an I/O error.  The engine's file is included so its
+ * static checks are the ones tested (nothing here opens a TFM).
+ */
+#include "../../src/engines/kcapi.c"
+
+#include "tap.h"
+
+#define BS	4096u
+
+static struct dix_opts o;
+
+struct fix {
+	struct kc k;
+	struct kc_tfm t, *owner;
+	struct dix_io io, *prev;
+	unsigned char *in, *out, *iv;
+};
+
+/* The engine's state for one slot, request @req of @alg in direction @dir. */
+static void fix_init(struct fix *f, const char *alg, int dir, uint64_t req)
+{
+	memset(f, 0, sizeof(*f));
+	o.seed = 42;
+	o.verify = VERIFY_STRICT;	/* the known answer too */
+	f->k.a = kc_find(alg);
+	f->k.o = &o;
+	f->k.verify = 1;
+	f->k.bs = BS;
+	derive(o.seed, WHAT_KEY, f->k.key, sizeof(f->k.key));
+	f->k.evp = EVP_CIPHER_CTX_new();
+	f->in = calloc(1, BS + KC_EXTRA);
+	f->out = calloc(1, BS + KC_EXTRA);
+	f->iv = calloc(1, 16);
+	f->k.ref = calloc(1, BS + KC_EXTRA);
+	f->k.mac = calloc(1, BS + KC_EXTRA);
+	f->k.in = &f->in;
+	f->k.out = &f->out;
+	f->k.iv = &f->iv;
+	f->t.id = 3;
+	f->owner = &f->t;
+	f->k.owner = &f->owner;
+	f->k.prev = &f->prev;
+	f->io.buf = calloc(1, BS);
+	f->io.offset = req * BS;
+	f->io.len = BS;
+	f->io.dir = dir;
+	f->io.errkind = DIX_ERR_NR;
+	derive(7, req, f->io.buf, BS);
+	if (!f->k.a || !f->k.evp || !f->in || !f->out || !f->iv ||
+	    !f->k.ref || !f->k.mac || !f->io.buf || prepare(&f->k, &f->io, NULL))
+		abort();
+}
+
+static void fix_free(struct fix *f)
+{
+	free(f->in);
+	free(f->out);
+	free(f->iv);
+	free(f->k.ref);
+	free(f->k.mac);
+	free(f->io.buf);
+	EVP_CIPHER_CTX_free(f->k.evp);
+}
+
+/*
+ * What a correct kernel returns for an AEAD encrypt: the associated data,
+ * the ciphertext and the tag (OpenSSL's, computed apart from the engine's
+ * own check of it).
+ */
+static void kernel_encrypt(struct fix *f)
+{
+	const struct kc_alg *a = f->k.a;
+
+	memcpy(f->out, f->in, a->assoclen);
+	if (evp_crypt(&f->k, 1, f->iv, f->in, f->in + a->assoclen, BS,
+		      f->out + a->assoclen, NULL))
+		abort();
+}
+
+static size_t outlen(const struct fix *f)
+{
+	size_t inl, outl;
+
+	lens(&f->k, &f->io, &inl, &outl);
+	return outl;
+}
+
+static void test_encrypt_tag(const char *alg)
+{
+	const struct kc_alg *a;
+	struct fix f;
+	char want[200];
+
+	fix_init(&f, alg, DIX_WRITE, 5);
+	a = f.k.a;
+	kernel_encrypt(&f);
+	finish(&f.k, &f.io, outlen(&f), outlen(&f), 0);
+	is_int(f.io.errkind, DIX_ERR_NR, "a correct tag passes");
+	is_int(f.io.res, BS, "  and the request completes");
+
+	fix_free(&f);
+
+	/* the kernel's tag with one bit wrong */
+	fix_init(&f, alg, DIX_WRITE, 5);
+	kernel_encrypt(&f);
+	f.out[a->assoclen + BS + a->taglen - 1] ^= 0x10;
+	finish(&f.k, &f.io, outlen(&f), outlen(&f), 0);
+	ok(f.io.errkind == DIX_ERR_VERIFY && f.io.res < 0,
+	   "%s: a wrong tag from the kernel is an Err of kind verify", alg);
+	snprintf(want, sizeof(want), "request 5 (%s encrypt, TFM 3, %u bytes): ",
+		 alg, BS);
+	ok(!strncmp(f.io.detail, want, strlen(want)),
+	   "  naming the request, direction and TFM: %s", f.io.detail);
+	ok(strstr(f.io.detail, "the tag does not authenticate") != NULL,
+	   "  and the tag");
+	fix_free(&f);
+}
+
+static void test_decrypt_rejected(const char *alg)
+{
+	struct fix f;
+	char want[200];
+
+	fix_init(&f, alg, DIX_READ, 9);
+	finish(&f.k, &f.io, -EBADMSG, outlen(&f), 0);
+	ok(f.io.errkind == DIX_ERR_VERIFY && f.io.res == -EBADMSG,
+	   "%s: the kernel refusing a decrypt's tag (EBADMSG) is an Err of kind verify, not an I/O error to retry",
+	   alg);
+	snprintf(want, sizeof(want),
+		 "request 9 (%s decrypt, TFM 3, %u bytes): the kernel rejects the tag OpenSSL computed (EBADMSG)",
+		 alg, BS);
+	is_str(f.io.detail, want, "  naming the request");
+	fix_free(&f);
+
+	/* async: one status for the call, said so */
+	fix_init(&f, alg, DIX_READ, 9);
+	finish(&f.k, &f.io, -EBADMSG, 0, 4);
+	ok(f.io.errkind == DIX_ERR_VERIFY &&
+	   strstr(f.io.detail, "request 9 (") &&
+	   strstr(f.io.detail, "the AIO call of 4 requests this one was in"),
+	   "%s: in an AIO call of 4: verify, the call named: %s", alg,
+	   f.io.detail);
+	fix_free(&f);
+}
+
+int main(void)
+{
+	struct fix f;
+
+	test_encrypt_tag("gcm(aes)");
+	test_encrypt_tag("rfc4106(gcm(aes))");
+	test_encrypt_tag("authenc(hmac(sha256),cbc(aes))");
+	test_decrypt_rejected("gcm(aes)");
+	test_decrypt_rejected("authenc(hmac(sha256),cbc(aes))");
+
+	/* a plain cipher has no tag: its EBADMSG is the kernel's error */
+	fix_init(&f, "cbc(aes)", DIX_READ, 2);
+	finish(&f.k, &f.io, -EBADMSG, BS, 0);
+	ok(f.io.errkind == DIX_ERR_NR && f.io.res == -EBADMSG,
+	   "cbc(aes): EBADMSG stays the kernel's error (kind left to the job)");
+	fix_free(&f);
+	return tap_done();
+}
