@@ -419,7 +419,7 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 static int mpi_begin(const struct dix_opts *o, struct dix_mpi **mpi)
 {
 	static int once;
-	char err[256];
+	char err[768];
 
 	*mpi = NULL;
 	if (!o->mpi && !dix_mpi_launched())
@@ -431,7 +431,9 @@ static int mpi_begin(const struct dix_opts *o, struct dix_mpi **mpi)
 		return -1;
 	}
 	if (dix_mpi_init(mpi, err, sizeof(err))) {
-		dix_err("MPI: %s", err);
+		/* an empty reason: rank 0 gives it for the whole job */
+		if (err[0])
+			dix_err("MPI: %s", err);
 		return -1;
 	}
 	return 0;

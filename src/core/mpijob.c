@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildid.h"
 #include "mpijob.h"
 #include "report.h"
 #include "run.h"
@@ -44,6 +45,8 @@ struct dix_mpi {
 	int job_failed;		/* rank 0: a rank failed (exit status 1) */
 	char *named;		/* rank 0: ranks whose failure was printed */
 };
+
+static int same_build(struct dix_mpi *m, char *err, size_t errlen);
 
 int dix_mpi_init(struct dix_mpi **mp, char *err, size_t errlen)
 {
@@ -73,6 +76,12 @@ int dix_mpi_init(struct dix_mpi **mp, char *err, size_t errlen)
 	m->named = xcalloc(m->size, 1);
 	snprintf(m->prefix, sizeof(m->prefix), "rank %d (%s): ", m->rank,
 		 m->host);
+	if (!same_build(m, err, errlen)) {
+		MPI_Finalize();
+		free(m->named);
+		free(m);
+		return -1;
+	}
 	dix_msg_prefix = m->prefix;
 	*mp = m;
 	return 0;
@@ -469,4 +478,48 @@ int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
 	}
 	MPI_Bcast(&job, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	return job;
+}
+
+/*
+ * Before any record goes between the ranks: is every rank the same build
+ * as rank 0 (buildid.h)?  Every rank learns every identity (one
+ * allgather), so all of them give up together; rank 0 names the first rank
+ * that differs and how many more do, the others leave @err empty so the
+ * job prints one line, not one per rank.
+ * Return: 1 the same everywhere, 0 not.
+ */
+static int same_build(struct dix_mpi *m, char *err, size_t errlen)
+{
+	const uint32_t sizes[DIX_BUILD_RECORDS] = {
+		sizeof(struct agree_row), sizeof(struct dix_rank_row),
+		sizeof(struct ev_head), sizeof(struct lat_hist),
+	};
+	struct build_row {
+		struct dix_build_id id;
+		char host[64];
+	} me, *all = xcalloc(m->size, sizeof(*all));
+	char why[320], more[48] = "";
+	int i, first = 0, bad = 0;
+
+	memset(&me, 0, sizeof(me));
+	dix_build_id_init(&me.id, sizes);
+	snprintf(me.host, sizeof(me.host), "%s", m->host);
+	MPI_Allgather(&me, sizeof(me), MPI_BYTE, all, sizeof(me), MPI_BYTE,
+		      MPI_COMM_WORLD);
+	for (i = m->size - 1; i > 0; i--)
+		if (dix_build_id_diff(&all[0].id, &all[i].id, why, sizeof(why))) {
+			first = i;
+			bad++;
+		}
+	err[0] = '\0';
+	if (bad && m->rank == 0) {
+		dix_build_id_diff(&all[0].id, &all[first].id, why, sizeof(why));
+		if (bad > 1)
+			snprintf(more, sizeof(more), " (and %d more rank%s)",
+				 bad - 1, bad > 2 ? "s" : "");
+		snprintf(err, errlen, "rank %d (%.63s)%s runs another build than rank 0 (%.63s): %s; ranks exchange raw records, so every host must run the same dixload build",
+			 first, all[first].host, more, all[0].host, why);
+	}
+	free(all);
+	return !bad;
 }

@@ -17,6 +17,8 @@
  * Only the main thread of each rank calls MPI (MPI_THREAD_FUNNELED).
  * Ranks exchange C structs as bytes: every host must run the same build on
  * the same architecture, which one mpirun of one binary gives.
+ * dix_mpi_init() checks that first (buildid.h) and refuses a job that
+ * mixes versions, byte orders or record layouts.
  *
  * Without HAVE_MPI the functions below are never called (run->mpi stays
  * NULL); the inline fallbacks only keep the call sites free of #ifdefs.
@@ -52,7 +54,11 @@ static inline int dix_mpi_launched(void)
  * dix_mpi_init() - MPI_Init, then the rank, the host, whether this rank is
  * the lowest of its node (it runs the host's actions) and the host count.
  * From here on dix_err() lines start with "rank R (HOST): ".
- * Return: 0, or -1 with @err set.
+ * Every rank must run the same build as rank 0 (version, byte order,
+ * record sizes: buildid.h), else the job stops before anything else is
+ * exchanged.
+ * Return: 0, or -1 with @err set; when the builds differ @err is set on
+ * rank 0 only (one line for the job) and empty on the others.
  */
 int dix_mpi_init(struct dix_mpi **m, char *err, size_t errlen);
 
