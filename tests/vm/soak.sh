@@ -124,9 +124,9 @@ if len(samples) >= 3:
     steady = samples[1:]
     # A leak is anonymous memory (heap, arenas, thread stacks): RssAnon.
     # VmRSS also counts the shared libraries' file pages, most of this
-    # process's RSS (measured in the guest: 0.6-0.8 MiB anonymous of
-    # 6.5 MiB, libc 1.6 MiB, libcrypto 1.4 MiB), which the guest's page
-    # cache can map in and out by megabytes.  A run judged on VmRSS failed
+    # process's RSS (measured in the guest: RssAnon 1.3-1.7 MiB of 6.5 MiB,
+    # libc's file pages 1.6 MiB, libcrypto's 1.4 MiB), which the guest's
+    # page cache can map in and out by megabytes.  A run judged on VmRSS failed
     # on 2.3 MiB steps that came and went (6.6 -> 8.6 -> 6.6 -> 8.9 MiB)
     # with no growth in between; it did not record which kind they were.
     # The --exec thread leak this soak found grew stacks, which are
