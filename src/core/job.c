@@ -815,13 +815,6 @@ static int worker_setup(struct wctx *x)
 		return -ENOMEM;
 	gen_init(&x->g, (w->end - w->start) / o->bs, rw_is_random(o->rw),
 		 o->runtime > 0, o->seed * 0x2545f4914f6cdd1dull + w->id + 1);
-	/*
-	 * the caps are the run's: each of the jobs holds its share (their
-	 * clock is set again when the load starts: worker_main())
-	 */
-	rate_limit_init(&x->rl, o->rate, o->rate_iops, x->r->nworkers, 0);
-	x->capped = !x->pre && (rate_limit_active(&x->rl, DIX_READ) ||
-				rate_limit_active(&x->rl, DIX_WRITE));
 	return 0;
 }
 
@@ -922,9 +915,14 @@ void *worker_main(void *arg)
 	run_worker_ready(x.r, w, !w->err);
 	if (w->err)
 		goto out;
-	/* the caps count from the load's start, not from the setup's */
+	/*
+	 * the caps are the run's: each of the jobs holds its share, counted
+	 * from the load's start (the gate), not from the setup's
+	 */
 	rate_limit_init(&x.rl, x.o->rate, x.o->rate_iops, x.r->nworkers,
 			dix_now_ns());
+	x.capped = !x.pre && (rate_limit_active(&x.rl, DIX_READ) ||
+			      rate_limit_active(&x.rl, DIX_WRITE));
 
 	for (;;) {
 		int stopping = __atomic_load_n(&x.r->stop, __ATOMIC_RELAXED);
