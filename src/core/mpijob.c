@@ -506,6 +506,7 @@ static int same_build(struct dix_mpi *m, char *err, size_t errlen)
 	snprintf(me.host, sizeof(me.host), "%s", m->host);
 	MPI_Allgather(&me, sizeof(me), MPI_BYTE, all, sizeof(me), MPI_BYTE,
 		      MPI_COMM_WORLD);
+	/* downwards: @why is left holding the lowest differing rank's */
 	for (i = m->size - 1; i > 0; i--)
 		if (dix_build_id_diff(&all[0].id, &all[i].id, why, sizeof(why))) {
 			first = i;
@@ -513,7 +514,6 @@ static int same_build(struct dix_mpi *m, char *err, size_t errlen)
 		}
 	err[0] = '\0';
 	if (bad && m->rank == 0) {
-		dix_build_id_diff(&all[0].id, &all[first].id, why, sizeof(why));
 		if (bad > 1)
 			snprintf(more, sizeof(more), " (and %d more rank%s)",
 				 bad - 1, bad > 2 ? "s" : "");
