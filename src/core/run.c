@@ -358,6 +358,27 @@ static void errlog_close(struct dix_run *r)
 	r->errlog = NULL;
 }
 
+/*
+ * A load that ran to its end and completed no request has figures of 0
+ * that measure nothing: its --runtime ended before the first request came
+ * back, or the device never answered.  Exit 0 would read as a load that
+ * ran at 0 MB/s and passed, so it is exit status 1, said in one line.
+ * Stopped by SIGINT/SIGTERM, the user asked for the end: no error.
+ */
+static int nothing_measured(const struct dix_totals *t, int status)
+{
+	uint64_t ops = 0;
+	int d;
+
+	for (d = 0; d < DIX_DIR_NR; d++)
+		ops += t->c.ops[d];
+	if (ops || status != DIX_EXIT_OK || sig_count)
+		return status;
+	dix_err("no request completed in the %.3f s the load ran, so its figures measure nothing (a --runtime shorter than one request, or a device that did not answer)",
+		t->elapsed);
+	return DIX_EXIT_USAGE;
+}
+
 static int exit_status(struct dix_run *r, const struct dix_totals *t,
 		       int setup_failed)
 {
@@ -921,6 +942,7 @@ int run_load(struct dix_run *r)
 		run_result_hook(r, &tot);
 	analysis_run(r);
 	status = exit_status(r, &tot, setup_failed);
+	status = nothing_measured(&tot, status);
 	if (r->mpi) {
 		/* rank 0 prints the job's summary; every rank gets its status */
 		status = dix_mpi_summary(r, &tot, dt, status);

@@ -334,9 +334,11 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		 * A point that completed no request has figures of 0 that
 		 * measure nothing (its runtime ended before the first request
 		 * came back): in a table of rates it would read as a load that
-		 * ran at 0 MB/s, so it is an error that names the point.
+		 * ran at 0 MB/s.  The run has said so without knowing the
+		 * point (exit 1); the sweep names the point and drops its
+		 * figures.
 		 */
-		if (p.have && !p.ops && p.status == DIX_EXIT_OK) {
+		if (p.have && !p.ops && p.status == DIX_EXIT_USAGE) {
 			char pt[256];
 			size_t n = 0;
 
@@ -345,7 +347,7 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 				n += snprintf(pt + n, sizeof(pt) - n, "%s%s=%s",
 					      k ? " " : "", keys[k].name,
 					      keys[k].v[idx[k]]);
-			dix_err("sweep: point %s: no request completed in the point's --runtime, so its figures measure nothing (give a longer --runtime)",
+			dix_err("sweep: point %s: no request completed in the point's --runtime: no figures in its row (give a longer --runtime)",
 				pt);
 			p.status = DIX_EXIT_USAGE;
 			p.have = 0;	/* no figures in the row or the plot */

@@ -16,7 +16,8 @@
 /* Exit statuses: documented in --help, the README and dixload(1). */
 enum dix_exit {
 	DIX_EXIT_OK = 0,
-	DIX_EXIT_USAGE = 1,	/* usage or setup error, found before the load */
+	DIX_EXIT_USAGE = 1,	/* usage or setup error, found before the load;
+				 * or a load that completed no request */
 	DIX_EXIT_IO = 2,	/* I/O errors */
 	DIX_EXIT_INTEGRITY = 3,	/* PI or data verification errors */
 	DIX_EXIT_ACTION = 4,	/* a scheduled action (hot-load ...) failed */

@@ -28,7 +28,7 @@ const char *exit_status_text(int status)
 	case DIX_EXIT_OK:
 		return "success";
 	case DIX_EXIT_USAGE:
-		return "usage or setup error";
+		return "usage or setup error, or nothing measured";
 	case DIX_EXIT_IO:
 		return "I/O errors";
 	case DIX_EXIT_INTEGRITY:
