@@ -94,7 +94,7 @@ static int analyse(const struct dix_run *r, const struct sample_log *l,
 		   uint32_t lbs, struct dix_transition **tr,
 		   struct tr_window **w)
 {
-	double *t, *dt, *y, *share;
+	double *t, *dt, *y, *share, *reads;
 	struct tr_series s;
 	struct tr_params p;
 	int *c, n, k;
@@ -115,6 +115,7 @@ static int analyse(const struct dix_run *r, const struct sample_log *l,
 	dt = xmalloc(l->n * sizeof(*dt));
 	y = xmalloc(l->n * sizeof(*y));
 	share = xmalloc(l->n * sizeof(*share));
+	reads = xmalloc(l->n * sizeof(*reads));
 	for (i = 0; i < l->n; i++) {
 		/* blocks read in the interval: headers are checked per block */
 		double blocks = lbs ? l->s[i].read_bps * l->s[i].dt / lbs : 0;
@@ -123,11 +124,15 @@ static int analyse(const struct dix_run *r, const struct sample_log *l,
 		dt[i] = l->s[i].dt;
 		y[i] = l->s[i].read_bps + l->s[i].write_bps;
 		share[i] = blocks >= 1 ? l->s[i].unwritten / blocks : NAN;
+		/* the samples carry running totals */
+		reads[i] = l->s[i].tot.ops[DIX_READ] -
+			   (i ? l->s[i - 1].tot.ops[DIX_READ] : 0);
 	}
 	/* without verification nothing counts never-written blocks */
 	s = (struct tr_series){ .t = t, .dt = dt, .y = y, .n = l->n,
 				.share = r->o->verify != VERIFY_OFF && lbs ?
-					 share : NULL };
+					 share : NULL,
+				.reads = reads };
 	tr_params_default(&p);
 	*tr = xcalloc(n, sizeof(**tr));
 	if (w)
@@ -144,6 +149,7 @@ static int analyse(const struct dix_run *r, const struct sample_log *l,
 	free(dt);
 	free(y);
 	free(share);
+	free(reads);
 	free(c);
 	return n;
 }

@@ -60,6 +60,8 @@ void tr_params_default(struct tr_params *p);
  * @share: if not NULL, the share (0..1) of the blocks read in each
  *	interval that carried no dixload header (never written), NAN for an
  *	interval without reads
+ * @reads: if not NULL (with @share), the reads completed in each interval:
+ *	the counts the share stands on, for a test that weighs them
  */
 struct tr_series {
 	const double *t;
@@ -67,6 +69,7 @@ struct tr_series {
 	const double *y;
 	size_t n;
 	const double *share;
+	const double *reads;
 };
 
 /**
@@ -133,6 +136,24 @@ struct tr_trend {
  */
 void tr_trend(const struct tr_series *s, const double *v, double t0,
 	      double t1, const struct tr_params *p, struct tr_trend *out);
+
+/**
+ * tr_share_shift() - the best split of the share of never-written reads
+ * within [@t0, @t1] into two levels, tested on the reads behind it: the
+ * two pooled shares (each interval weighted by its reads) compared by a
+ * two-proportion z-test at 1 %, Bonferroni-corrected for the splits tried.
+ * @s: the series, with @s->share and @s->reads
+ * @t0: start of the window (seconds)
+ * @t1: end of the window
+ * @from: the pooled share before the split
+ * @to: the pooled share after it
+ *
+ * Return: 1 when the two levels differ beyond the noise of the counts, 0
+ * when they do not, -1 when there is no split to test (fewer than 4
+ * intervals with reads, or no @s->reads); @from/@to are set unless -1.
+ */
+int tr_share_shift(const struct tr_series *s, double t0, double t1,
+		   double *from, double *to);
 
 /**
  * tr_analyse() - analyse the event at @at.

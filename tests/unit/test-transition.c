@@ -20,7 +20,7 @@
 #define MB 1e6
 #define N 24
 
-static double tt[64], dd[64], yy[64], share[64];
+static double tt[64], dd[64], yy[64], share[64], reads[64];
 
 /* xorshift64* and Box-Muller: reproducible Gaussian noise */
 static uint64_t rng = 88172645463325252ull;
@@ -428,6 +428,96 @@ static void test_trend(void)
 	   "event at t=1: before_trend null, steady");
 }
 
+/* The share of @n reads that found never-written blocks, each with
+ * probability @p: binomial noise, as the meter sees it. */
+static double binomial_share(int n, double p)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += uniform() < p;
+	return (double)k / n;
+}
+
+/*
+ * The share's level shift tested on the reads behind it (tr_share_shift()):
+ * with a few reads an interval the per-interval tests miss a fall of 50
+ * points; the count test finds it and stays quiet on flat binomial noise,
+ * and a shift the counts prove but below share_min stays steady.
+ */
+static void test_share_counts(void)
+{
+	struct tr_params p;
+	struct dix_transition tr;
+	struct tr_series s;
+	double from, to;
+	int i, d, old = 0, now = 0, quiet = 0, quiet_old = 0;
+
+	tr_params_default(&p);
+	/* 11 reads an interval: 100 % in the first pass (to 4.5 s), then
+	 * 50 % (a 30 IOPS load in the VM) */
+	for (d = 0; d < 200; d++) {
+		s = make_step(N, 50 * MB, 50 * MB, 10, 1 * MB);
+		for (i = 0; i < N; i++) {
+			reads[i] = 11;
+			share[i] = tt[i] <= 4.5 ? 1 : binomial_share(11, 0.5);
+		}
+		s.share = share;
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		old += !tr.steady;
+		s.reads = reads;
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		now += !tr.steady;
+	}
+	ok(now >= 196 && now > old,
+	   "11 reads an interval, 100 %% -> 50 %%: not steady in %d of 200 draws with the counts, %d without",
+	   now, old);
+	ok(!tr.significant && fabs(tr.before_unwritten_from - 1) < 0.01 &&
+	   fabs(tr.before_unwritten_to - 0.5) < 0.2,
+	   "  no verdict; pooled levels %.2f -> %.2f",
+	   tr.before_unwritten_from, tr.before_unwritten_to);
+	/* flat binomial noise: steady, at 11 reads and at 10,000 */
+	for (d = 0; d < 1000; d++) {
+		int n = d % 2 ? 11 : 10000, st_old;
+
+		s = make_step(N, 50 * MB, 50 * MB, 10, 1 * MB);
+		for (i = 0; i < N; i++) {
+			reads[i] = n;
+			share[i] = binomial_share(n, 0.5);
+		}
+		s.share = share;
+		s.reads = NULL;
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		st_old = tr.steady;
+		s.reads = reads;
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		quiet += tr.steady;
+		quiet_old += st_old;
+	}
+	ok(quiet >= 990 && quiet > quiet_old,
+	   "flat share 50 %% (binomial, 11 and 10,000 reads): steady in %d of 1000 draws with the counts, %d without",
+	   quiet, quiet_old);
+	/* 50 % -> 46 % over 10,000 reads an interval: real, but 4 points */
+	s = make_step(N, 50 * MB, 50 * MB, 10, 1 * MB);
+	for (i = 0; i < N; i++) {
+		reads[i] = 10000;
+		share[i] = binomial_share(10000, tt[i] <= 5 ? 0.5 : 0.46);
+	}
+	s.share = share;
+	s.reads = reads;
+	i = tr_share_shift(&s, 2, 10, &from, &to);
+	ok(i == 1 && fabs(from - 0.5) < 0.01 && fabs(to - 0.46) < 0.01,
+	   "50 %% -> 46 %% over 10,000 reads: beyond the noise (%.3f -> %.3f)",
+	   from, to);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.steady, "  but below share_min: steady");
+	/* nothing to test */
+	ok(tr_share_shift(&s, 2, 5, &from, &to) == -1,
+	   "3 intervals: no split to test");
+	s.reads = NULL;
+	ok(tr_share_shift(&s, 2, 10, &from, &to) == -1, "no reads: no test");
+}
+
 int main(void)
 {
 	test_t_table();
@@ -437,5 +527,6 @@ int main(void)
 	test_two_events();
 	test_edges();
 	test_trend();
+	test_share_counts();
 	return tap_done();
 }
