@@ -500,6 +500,16 @@ static int run_main(int argc, char **argv)
 	}
 	if (mpi && check_mpi(&o, eng))
 		goto fail;
+	/* a timeout dixload cannot set must not look as if it were set */
+	if (o.timeout > 0 && !engine_passes_through(eng)) {
+		engine_names(engine_passes_through, err, sizeof(err));
+		dix_err("--timeout: --engine %s %s; the engines that take it: %s",
+			eng->name, engine_is_crypto(eng) ?
+			"sends no commands to a device" :
+			"goes through the block layer, where the command timeout is the device's (/sys/block/DEV/device/timeout, or nvme_core's io_timeout)",
+			err);
+		goto fail;
+	}
 	if (engine_is_crypto(eng)) {
 		status = crypto_main(&o, eng);
 		goto out;

@@ -93,6 +93,11 @@ const struct dix_option dix_options[] = {
 		.help = "run this long, looping over the region (default: cover it once)",
 	},
 	{
+		.name = "timeout", .type = OPT_SECONDS, .off = OFF(timeout),
+		.def = "0", .metavar = "SEC",
+		.help = "command timeout of the pass-through engines (sg, nvme), 0.001 to 86400 s; 0: sg 60 s, nvme the kernel's io_timeout",
+	},
+	{
 		.name = "engine", .type = OPT_STR, .off = OFF(engine),
 		.def = "libaio", .complete = CPL_ENGINE, .metavar = "NAME",
 		.help = "I/O engine (see ENGINES below)",
@@ -393,6 +398,15 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
 			set_err(err, errlen,
 				"--%s: '%s' is not a number of seconds (e.g. 10, 2.5, 90s, 2m)",
 				name, value ? value : "");
+			return -EINVAL;
+		}
+		/* SG_IO and NVMe pass-through take whole milliseconds in
+		 * 32 bits; a day is beyond any device's error recovery */
+		if (!strcmp(name, "timeout") &&
+		    s != 0 && (s < 0.001 || s > 86400)) {
+			set_err(err, errlen,
+				"--timeout: %s is outside 0.001 to 86400 seconds (0: the engine's default)",
+				value);
 			return -EINVAL;
 		}
 		*(double *)field = s;

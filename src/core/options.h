@@ -47,6 +47,8 @@ struct str_list {
  * @size: bytes of the region (0 = to the end of the device or file)
  * @offset: start of the region in bytes
  * @runtime: seconds to run (0 = cover the region once)
+ * @timeout: command timeout of the pass-through engines in seconds (0 = the
+ *	engine's default: sg 60 s, nvme the kernel's io_timeout)
  * @engine: I/O engine name (see engines.c)
  * @verify: data verification mode
  * @interval_ms: meter period in milliseconds (0 = no meter lines)
@@ -91,6 +93,7 @@ struct dix_opts {
 	uint64_t size;
 	uint64_t offset;
 	double runtime;
+	double timeout;
 	char *engine;
 	int verify;
 	uint64_t interval_ms;

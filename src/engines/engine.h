@@ -239,6 +239,12 @@ static inline int engine_polls(const struct dix_engine *e)
 	return !!(e->flags & DIX_ENG_POLL);
 }
 
+/** engine_passes_through() - @e sends its own commands (takes --timeout). */
+static inline int engine_passes_through(const struct dix_engine *e)
+{
+	return !!(e->targets & (DIX_TGT_SCSI | DIX_TGT_NVME));
+}
+
 /** engine_is_crypto() - @e loads the kernel crypto API, not a device. */
 static inline int engine_is_crypto(const struct dix_engine *e)
 {

@@ -75,6 +75,7 @@ struct nvme_data {
 	const char *name;
 	__u32 nsid;
 	uint32_t lbs;		/* data bytes per logical block */
+	__u32 timeout_ms;	/* --timeout; 0: the kernel's io_timeout */
 	unsigned int ms;	/* metadata bytes per logical block */
 	bool ext;		/* extended LBAs */
 	uint32_t ref_hi_mask;	/* ref tag bits 32.. that go in cdw3 */
@@ -131,6 +132,7 @@ static int nvme_build(struct nvme_data *d, struct dix_io *io,
 	c->cdw15 = app | (uint32_t)mask << 16;
 	c->addr = (uintptr_t)io->buf;
 	c->data_len = io->len;
+	c->timeout_ms = d->timeout_ms;
 	if (!d->xfer_meta)
 		return 0;
 	if (d->app) {
@@ -465,6 +467,8 @@ static int nvme_init(struct dix_eng_ctx *ctx)
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
+	d->timeout_ms = ctx->o && ctx->o->timeout > 0 ?
+			(__u32)(ctx->o->timeout * 1000 + 0.5) : 0;
 	r = nvme_format(ctx, d);
 	if (r)
 		goto fail;

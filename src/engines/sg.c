@@ -65,6 +65,8 @@
 #include "util.h"
 
 #define SG_SENSE_LEN	96
+/* Without --timeout: long enough for an array's path failover or a
+ * drive's own error recovery, which sd allows 30 s a try and retries. */
 #define SG_TIMEOUT_MS	60000
 #define DIF_TUPLE	8	/* T10 DIF: guard 2, app 2, ref 4 */
 /* The sg driver's limit of commands per open file (SG_MAX_QUEUE in sg.c). */
@@ -170,6 +172,7 @@ struct sg_data {
 	int cdb32;		/* Type 2 with PI in the buffer: 32-byte CDBs */
 	struct sg_slot *slot;
 	unsigned int nslot;
+	unsigned int timeout_ms;	/* of every command (--timeout) */
 	/* async */
 	int sgfd[SG_FD_MAX];
 	unsigned int nsgfd;
@@ -180,8 +183,9 @@ struct sg_data {
 	struct dix_io **ready;
 };
 
-static void sg_hdr(struct sg_io_hdr *h, uint8_t *cdb, int cdb_len, int dir,
-		   void *buf, unsigned int len, uint8_t *sense)
+static void sg_hdr(const struct sg_data *d, struct sg_io_hdr *h,
+		   uint8_t *cdb, int cdb_len, int dir, void *buf,
+		   unsigned int len, uint8_t *sense)
 {
 	memset(h, 0, sizeof(*h));
 	h->interface_id = 'S';
@@ -192,7 +196,7 @@ static void sg_hdr(struct sg_io_hdr *h, uint8_t *cdb, int cdb_len, int dir,
 	h->dxfer_len = len;
 	h->sbp = sense;
 	h->mx_sb_len = SG_SENSE_LEN;
-	h->timeout = SG_TIMEOUT_MS;
+	h->timeout = d->timeout_ms;
 }
 
 /*
@@ -332,7 +336,7 @@ static int sg_prepare(struct sg_data *d, struct dix_io *io,
 		put_be32(cdb + 10, nblk);
 		cdb_len = 16;
 	}
-	sg_hdr(h, cdb, cdb_len, wr ? SG_DXFER_TO_DEV : SG_DXFER_FROM_DEV, buf,
+	sg_hdr(d, h, cdb, cdb_len, wr ? SG_DXFER_TO_DEV : SG_DXFER_FROM_DEV, buf,
 	       *xfer, sense);
 	*bufp = buf;
 	return 0;
@@ -401,7 +405,8 @@ static int sg_readcap(struct sg_data *d, struct scsi_readcap16 *rc,
 	cdb[0] = 0x9e;
 	cdb[1] = 0x10;
 	put_be32(cdb + 10, sizeof(buf));
-	sg_hdr(&h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf), sense);
+	sg_hdr(d, &h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf),
+	       sense);
 	r = dix_sg_transport(d->fd, &h);
 	if (r < 0) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
@@ -440,7 +445,8 @@ static int sg_is_scsi_debug(struct sg_data *d)
 	int kind;
 
 	memset(buf, 0, sizeof(buf));
-	sg_hdr(&h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf), sense);
+	sg_hdr(d, &h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf),
+	       sense);
 	if (dix_sg_transport(d->fd, &h) ||
 	    sg_outcome(&h, msg, sizeof(msg), &kind, NULL, 0))
 		return 0;
@@ -549,6 +555,9 @@ static int sg_init(struct dix_eng_ctx *ctx)
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
+	d->timeout_ms = ctx->o && ctx->o->timeout > 0 ?
+			(unsigned int)(ctx->o->timeout * 1000 + 0.5) :
+			SG_TIMEOUT_MS;
 	r = sg_readcap(d, &rc, ctx);
 	if (r)
 		goto fail;

@@ -52,6 +52,7 @@ static struct emu {
 	int inflight, max_inflight;
 	uint8_t cdb[32];
 	unsigned int cdb_len, dxfer_len;
+	unsigned int timeout;	/* of the last command, ms */
 	int ncmd;
 	char product[17];	/* INQUIRY product identification, blank-padded */
 } emu = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -128,6 +129,7 @@ static int emu_sgio(int fd, struct sg_io_hdr *h)
 	memcpy(emu.cdb, c, h->cmd_len);
 	emu.cdb_len = h->cmd_len;
 	emu.dxfer_len = h->dxfer_len;
+	emu.timeout = h->timeout;
 	emu.ncmd++;
 	pthread_mutex_unlock(&emu.lock);
 	if (emu.delay_us)
@@ -793,6 +795,44 @@ static void test_size_policy(void)
 	}
 }
 
+/* --timeout reaches every command, inline and through the sg node; 0
+ * leaves the engine's 60 s */
+static void test_timeout(void)
+{
+	struct dix_eng_ctx ctx;
+	struct dix_opts o;
+	struct bufs w;
+	unsigned int depth;
+
+	memset(&o, 0, sizeof(o));
+	for (depth = 1; depth <= 4; depth += 3) {
+		emu_format(1);
+		o.timeout = 2.5;
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.fd = -1;
+		ctx.depth = depth;
+		ctx.lbs = LBS;
+		ctx.path = "emul";
+		ctx.pi_mode = PI_OFF;
+		ctx.o = &o;
+		emu.timeout = 0;
+		ok(engine_sg.init(&ctx) == 0, "--timeout 2.5, depth %u: init", depth);
+		is_int(emu.timeout, 2500, "  READ CAPACITY(16) carries 2500 ms");
+		io_setup(&w, 0, 8);
+		emu.timeout = 0;
+		run1(&ctx, &w.io, DIX_WRITE, 40);
+		ok(w.io.res == 8 * LBS && emu.timeout == 2500,
+		   "  a write (%s) carries 2500 ms", path_of(&ctx));
+		io_free(&w);
+		engine_sg.cleanup(&ctx);
+	}
+	o.timeout = 0;
+	emu.timeout = 0;
+	is_int(engine_sg.init(&ctx), 0, "--timeout 0: init");
+	is_int(emu.timeout, 60000, "  the engine's own 60 s");
+	engine_sg.cleanup(&ctx);
+}
+
 int main(void)
 {
 	dix_sg_transport = emu_sgio;
@@ -810,6 +850,7 @@ int main(void)
 	test_shared_file();
 	test_size_policy();
 	test_cleanup_drains();
+	test_timeout();
 	is_int(aemu.n, 0, "async: nothing left in the driver");
 	is_int(aemu.bad_fd, 0, "async: every call on a descriptor the engine opened");
 	is_int(aemu.other_thread, 0, "async: every call from the worker's thread");
