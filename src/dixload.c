@@ -17,6 +17,7 @@
 #include "dev.h"
 #include "engine.h"
 #include "hotload.h"
+#include "inject.h"
 #include "mpijob.h"
 #include "options.h"
 #include "parse.h"
@@ -311,11 +312,25 @@ static int check_output_files(const struct dix_opts *o)
 	return 0;
 }
 
+/* How many --inject rules corrupt an AEAD tag (tag@N: --engine kcapi). */
+static int tag_rules(const struct dix_opts *o)
+{
+	int i, n = 0;
+
+	for (i = 0; i < o->inject.n; i++)
+		n += !strncmp(o->inject.v[i], "tag@", 4);
+	return n;
+}
+
 /* --pi and --inject against what the engine can do. */
 static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
 {
 	char list[256];
 
+	if (tag_rules(o)) {
+		dix_err("--inject tag@N corrupts an AEAD's authentication tag: it is for --engine kcapi; a device takes guard@N, app@N or ref@N with --pi app");
+		return -EINVAL;
+	}
 	if (o->inject.n && o->pi != PI_APP) {
 		dix_err("--inject needs --pi app (dixload must generate the PI to corrupt it)");
 		return -EINVAL;
@@ -359,8 +374,16 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 			eng->name);
 		return DIX_EXIT_USAGE;
 	}
-	if (o->pi == PI_APP || o->inject.n) {
-		dix_err("--pi app and --inject are for devices; --engine %s checks every result itself",
+	if (o->inject.n) {
+		struct inject in;
+
+		if (inject_parse(o, &in, err, sizeof(err))) {
+			dix_err("%s", err);
+			return DIX_EXIT_USAGE;
+		}
+	}
+	if (o->pi == PI_APP || o->inject.n > tag_rules(o)) {
+		dix_err("--pi app and --inject guard|app|ref are for devices; --engine %s checks every result itself (its --inject is tag@N)",
 			eng->name);
 		return DIX_EXIT_USAGE;
 	}

@@ -14,8 +14,9 @@
 int inject_parse(const struct dix_opts *o, struct inject *in, char *err,
 		 size_t len)
 {
-	static const char *const kinds[] = { "guard", "app", "ref" };
-	static const int kval[] = { DIX_ERR_GUARD, DIX_ERR_APP, DIX_ERR_REF };
+	static const char *const kinds[] = { "guard", "app", "ref", "tag" };
+	static const int kval[] = { DIX_ERR_GUARD, DIX_ERR_APP, DIX_ERR_REF,
+				    DIX_ERR_VERIFY };
 	int i, k;
 
 	memset(in, 0, sizeof(*in));
@@ -27,13 +28,13 @@ int inject_parse(const struct dix_opts *o, struct inject *in, char *err,
 			snprintf(err, len, "--inject: at most %d rules", INJECT_MAX);
 			return -EINVAL;
 		}
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 4; k++)
 			if (at && (size_t)(at - v) == strlen(kinds[k]) &&
 			    !strncmp(v, kinds[k], at - v))
 				break;
-		if (!at || k == 3 || parse_u64(at + 1, &n) || !n) {
+		if (!at || k == 4 || parse_u64(at + 1, &n) || !n) {
 			snprintf(err, len,
-				 "--inject '%s': not a fault rule (allowed: guard@N, app@N, ref@N with N >= 1)",
+				 "--inject '%s': not a fault rule (allowed: guard@N, app@N, ref@N with --pi app; tag@N with --engine kcapi; N >= 1)",
 				 v);
 			return -EINVAL;
 		}

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * inject.h - deliberate PI fault injection: "--inject guard|app|ref@N"
- * puts a wrong tag of that kind into every Nth write (and, in --pi app
- * mode, into every Nth read buffer before dixload verifies it).  An
- * injected fault the device or the check catches is counted as caught,
- * not as an error; one that gets through is an integrity failure.
+ * inject.h - deliberate fault injection: "--inject guard|app|ref@N"
+ * puts a wrong PI tag of that kind into every Nth write (and, in --pi app
+ * mode, into every Nth read buffer before dixload verifies it); "tag@N"
+ * (--engine kcapi, an AEAD) a wrong authentication tag into every Nth
+ * decrypt's input, counted as kind verify.  An injected fault the device,
+ * the kernel or the check catches is counted as caught, not as an error;
+ * one that gets through is an integrity failure.
  */
 #ifndef DIX_INJECT_H
 #define DIX_INJECT_H
@@ -18,7 +20,7 @@
 #define INJECT_MAX	3
 
 struct inject_rule {
-	int kind;		/* DIX_ERR_GUARD, DIX_ERR_APP or DIX_ERR_REF */
+	int kind;		/* DIX_ERR_GUARD, _APP, _REF; _VERIFY: an AEAD tag */
 	uint64_t every;		/* N */
 };
 

@@ -458,6 +458,8 @@ static void injected_write_done(struct wctx *x, struct dix_io *io)
 
 	if (io->res == (int32_t)io->len) {
 		snprintf(cause, sizeof(cause),
+			 x->w->dev->t.crypto ?
+			 "injected wrong authentication tag not caught: the kernel's decrypt accepted it" :
 			 "injected %s fault not caught: the write succeeded",
 			 dix_errkind_name(io->injected));
 		bad_init(x, &bad, io->injected, io->offset, io->len / x->lbs,
@@ -471,7 +473,8 @@ static void injected_write_done(struct wctx *x, struct dix_io *io)
 		kind = DIX_ERR_UNKNOWN;
 	} else {
 		snprintf(cause, sizeof(cause),
-			 "write with an injected %s fault failed, but not with a PI error: %s",
+			 "%s with an injected %s fault failed, but not with a PI error: %s",
+			 io->dir == DIX_WRITE ? "write" : "decrypt",
 			 dix_errkind_name(io->injected),
 			 io->res < 0 ? dix_io_strerror(-io->res) : "short write");
 		bad_init(x, &bad, DIX_ERR_IO, io->offset, io->len / x->lbs,
@@ -666,6 +669,20 @@ static void pi_prepare(struct wctx *x, struct dix_io *io)
 	cadd(&x->w->c.injected[inj], 1);
 }
 
+/*
+ * --inject tag@N on a crypto engine: mark every Nth decrypt, whose
+ * authentication tag the engine then corrupts on its way to the kernel.
+ */
+static void tag_prepare(struct wctx *x, struct dix_io *io)
+{
+	int inj = inject_next(&x->inj, 0);
+
+	if (inj == DIX_ERR_NR)
+		return;
+	io->injected = inj;
+	cadd(&x->w->c.injected[inj], 1);
+}
+
 /* Submit what the engine holds; on failure stop the run (returns -errno). */
 static int commit_batch(struct wctx *x)
 {
@@ -785,6 +802,10 @@ static int worker_setup(struct wctx *x)
 		    inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
 			return -EINVAL;
 	}
+	/* a crypto engine's --inject tag@N (dixload.c lets only that by) */
+	if (x->w->dev->t.crypto &&
+	    inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
+		return -EINVAL;
 	x->ios = xcalloc(depth, sizeof(*x->ios));
 	x->free = xcalloc(depth, sizeof(*x->free));
 	align = x->lbs > 4096 ? x->lbs : 4096;
@@ -965,6 +986,8 @@ void *worker_main(void *arg)
 			}
 			if (x.pi_app)
 				pi_prepare(&x, io);
+			else if (x.inj.n && io->dir == DIX_READ)
+				tag_prepare(&x, io);
 			if (x.track)
 				inflight_add(&x.fl, io->idx, io->offset,
 					     io->len, io->dir == DIX_WRITE);

@@ -173,7 +173,7 @@ const struct dix_option dix_options[] = {
 	{
 		.name = "inject", .type = OPT_LIST, .off = OFF(inject),
 		.metavar = "KIND@N",
-		.help = "corrupt the guard|app|ref tag of every Nth write (repeatable)",
+		.help = "corrupt the guard|app|ref tag of every Nth write (--pi app), or the authentication tag of every Nth AEAD decrypt (tag@N, --engine kcapi) (repeatable)",
 	},
 	{
 		.name = "hotload", .type = OPT_LIST, .off = OFF(hotload),

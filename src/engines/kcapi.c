@@ -405,6 +405,23 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	}
 	k->async = o->submit == SUBMIT_ASYNC;
 	k->verify = o->verify != VERIFY_OFF;
+	/* --inject tag@N (the only rule crypto_main() lets through) */
+	if (o->inject.n && k->a->type != KC_AEAD) {
+		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+			 "--inject tag@N: %s has no authentication tag (the AEADs have: gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes)))",
+			 k->a->name);
+		return -EINVAL;
+	}
+	if (o->inject.n && k->async) {
+		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+			 "--inject tag@N needs --submit sync: libkcapi gives one status per AIO call, so a rejected tag would fail the other requests of its call too");
+		return -EINVAL;
+	}
+	if (o->inject.n && !rw_reads(o->rw)) {
+		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+			 "--inject tag@N corrupts decrypts, and --rw %s only encrypts (use read, randread, rw or randrw)", rw_names[o->rw]);
+		return -EINVAL;
+	}
 	k->ntfm = o->tfms / ctx->jobs;
 	k->iodepth = o->iodepth;
 	/* sync: a request completes inside its call, one slot per TFM */
@@ -653,6 +670,7 @@ static int prepare(struct kc *k, struct dix_io *io, const unsigned char *iv)
 	const struct kc_alg *a = k->a;
 	unsigned char *in = k->in[io->idx];
 	uint64_t req = req_no(k, io);
+	int r;
 
 	if (iv)
 		memcpy(k->iv[io->idx], iv, a->ivlen);
@@ -668,8 +686,15 @@ static int prepare(struct kc *k, struct dix_io *io, const unsigned char *iv)
 		return 0;
 	}
 	/* decrypt input: ciphertext || tag of the job's buffer */
-	return evp_crypt(k, 1, k->iv[io->idx], in, io->buf, io->len,
-			 in + a->assoclen, NULL);
+	r = evp_crypt(k, 1, k->iv[io->idx], in, io->buf, io->len,
+		      in + a->assoclen, NULL);
+	if (r)
+		return r;
+	/* --inject tag@N: one bit of the tag, which the kernel must refuse */
+	if (io->injected == DIX_ERR_VERIFY)
+		in[a->assoclen + io->len + req % a->taglen] ^=
+			1u << (req % 8);
+	return 0;
 }
 
 /* Check a hash result against dixload's CRCs or OpenSSL. */
@@ -1340,7 +1365,7 @@ static struct dix_io *kc_event(struct dix_eng_ctx *ctx, int i)
 const struct dix_engine engine_kcapi = {
 	.version = DIX_ENGINE_VERSION,
 	.name = "kcapi",
-	.help = "the kernel crypto API through AF_ALG (libkcapi): --alg xts(aes), cbc(aes), ctr(aes), gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes)), crc32c, crct10dif, sha256, hmac(sha256); --tfms, --iodepth per TFM, --submit sync|async; --rw write = encrypt, read = decrypt (hashes: digest); every result checked against OpenSSL or dixload's CRCs",
+	.help = "the kernel crypto API through AF_ALG (libkcapi): --alg xts(aes), cbc(aes), ctr(aes), gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes)), crc32c, crct10dif, sha256, hmac(sha256); --tfms, --iodepth per TFM, --submit sync|async; --rw write = encrypt, read = decrypt (hashes: digest); every result checked against OpenSSL or dixload's CRCs; --inject tag@N: a wrong AEAD tag in every Nth decrypt, which the kernel must refuse",
 	.targets = DIX_TGT_CRYPTO,
 	.app_pi = DIX_APP_PI_NONE,
 	.needs = "AF_ALG (af_alg, algif_skcipher/aead/hash) and the algorithm's driver",
