@@ -139,6 +139,15 @@ def measure_fail(tr, msg):
         print("INCONCLUSIVE: %s, but other processes kept %.2f CPUs busy" % (msg, host_others()))
         sys.exit(3)
     fail(msg)
+def runs_ok(lines, recs, n):
+    # n guest runs, each followed by "DIXLOAD-EXIT $?": all exit 0; their summaries
+    ex = [l for l in lines if l.startswith("DIXLOAD-EXIT ")]
+    if ex != ["DIXLOAD-EXIT 0"] * n:
+        fail("dixload exits: %s (want %d times 0)" % (ex, n))
+    summ = [r for r in recs if r["type"] == "summary"]
+    if len(summ) != n:
+        fail("want %d summaries, got %d" % (n, len(summ)))
+    return summ
 def show_intervals(recs):
     iv = [r for r in recs if r["type"] == "interval"]
     print("intervals, total MB/s: " + " ".join("%.1f" % ((r["read_bps"] + r["write_bps"]) / 1e6) for r in iv))

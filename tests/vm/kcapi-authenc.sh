@@ -19,12 +19,7 @@ kcapi_boot "$script"
 
 write_judge <<'PY'
 lines, recs = load(sys.argv[1])
-ex = [l for l in lines if l.startswith("DIXLOAD-EXIT ")]
-if ex != ["DIXLOAD-EXIT 0", "DIXLOAD-EXIT 0"]:
-    fail("dixload exits: %s" % ex)
-summ = [r for r in recs if r["type"] == "summary"]
-if len(summ) != 2:
-    fail("want two summaries, got %d" % len(summ))
+summ = runs_ok(lines, recs, 2)
 for s, what in zip(summ, ("sync, known answer on every request", "async, 2 TFMs x 8")):
     print("%s: ops %d, err %d, errors %s, read %s, write %s" % (what, s["ops"], s["err"], s["errors"], s["read_ops"], s["write_ops"]))
     if s["err"] != 0 or s["ops"] < 200:

@@ -18,12 +18,7 @@ kcapi_boot "$script"
 
 write_judge <<'PY'
 lines, recs = load(sys.argv[1])
-ex = [l for l in lines if l.startswith("DIXLOAD-EXIT ")]
-if ex != ["DIXLOAD-EXIT 0", "DIXLOAD-EXIT 0"]:
-    fail("dixload exits: %s" % ex)
-summ = [r for r in recs if r["type"] == "summary"]
-if len(summ) != 2:
-    fail("want two summaries")
+summ = runs_ok(lines, recs, 2)
 for s in summ:
     print("ops %d, err %d, errors %s" % (s["ops"], s["err"], s["errors"]))
     if s["err"] != 0 or s["ops"] < 1000:
