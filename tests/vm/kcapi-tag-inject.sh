@@ -38,4 +38,9 @@ for s, alg, n in zip(summ, ("gcm(aes)", "authenc(hmac(sha256),cbc(aes))"), (7, 5
     if abs(issued // n - s["injected"]["verify"]) > 1:
         fail("%s: %d decrypts at tag@%d, %d injected" % (alg, issued, n, s["injected"]["verify"]))
 PY
-python3 "$WORK/judge.py" "$WORK/out"
+python3 "$WORK/judge.py" "$WORK/out" || exit 1
+# a refused injection is counted as caught, never printed as a bad extent
+if grep -E '^dixload: (verify|io|unknown): ' "$WORK/err"; then
+	fail "a caught injection was reported as an error (above)"
+fi
+echo "no error lines for the caught injections"
