@@ -3,10 +3,7 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
-need_vm
-need_dixload
-need_feature kcapi
-need_python
+kcapi_needs
 
 script="$(kcapi_prelude authenc)
 modprobe authenc || exit 99

@@ -3,10 +3,7 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
-need_vm
-need_dixload
-need_feature kcapi
-need_python
+kcapi_needs
 
 script="$(kcapi_prelude crc32c_intel)
 dixload --engine kcapi --alg crc32c --bs 4k --rw rw --seed 3 --runtime 8 --submit async --tfms 2 --iodepth 8 --output-format json

@@ -9,6 +9,16 @@
 # sha256_ssse3 in before the hot-load; naming it loads it.
 KCAPI_MODULES=af_alg,algif_skcipher,algif_hash,algif_aead,crypto_user,ecb,xts,ctr,gcm,authenc,ghash_generic,hmac,sha256_generic,crc32c_generic,crc32c_intel,sha256_ssse3,aesni_intel
 
+# kcapi_needs - skip unless a VM, this dixload with the kcapi engine, and
+# python3 for the verdict are there (every kcapi test needs all four).
+kcapi_needs()
+{
+	need_vm
+	need_dixload
+	need_feature kcapi
+	need_python
+}
+
 # kcapi_prelude - guest text: skip (77) when a module is missing, then load
 # the AF_ALG types, crypto_user and the generic drivers.
 kcapi_prelude()

@@ -3,11 +3,8 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
-need_vm
+kcapi_needs
 vm_alone
-need_dixload
-need_feature kcapi
-need_python
 
 # 48 s: on a busy host the hot-load itself takes 11-19 s (modprobe's
 # duration: aesni_intel's self-tests under TCG beside the load; one job

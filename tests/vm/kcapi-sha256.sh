@@ -3,11 +3,8 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
-need_vm
+kcapi_needs
 vm_alone
-need_dixload
-need_feature kcapi
-need_python
 
 script="$(kcapi_prelude sha256_ssse3)
 dixload --engine kcapi --alg sha256 --bs 64k --rw write --seed 5 --runtime 22 --hotload sha256_ssse3@6 --output-format json

@@ -3,10 +3,7 @@
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
-need_vm
-need_dixload
-need_feature kcapi
-need_python
+kcapi_needs
 
 # No warm-up run: the first TFM of a boot instantiates xts(ecb(aes-generic))
 # and the kernel self-tests it, which took 2.9 s on a busy host and was
