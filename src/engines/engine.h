@@ -239,6 +239,12 @@ static inline int engine_polls(const struct dix_engine *e)
 	return !!(e->flags & DIX_ENG_POLL);
 }
 
+/**
+ * eng_timeout_ms() - a pass-through command's timeout in whole milliseconds:
+ * --timeout (checked at parse time: 0.001 to 86400 s), or @dflt without it.
+ */
+unsigned int eng_timeout_ms(const struct dix_eng_ctx *ctx, unsigned int dflt);
+
 /** engine_passes_through() - @e sends its own commands (takes --timeout). */
 static inline int engine_passes_through(const struct dix_engine *e)
 {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "options.h"
 #include "util.h"
 
 #define DIX_ENGINE(n) extern const struct dix_engine engine_##n;
@@ -64,4 +65,10 @@ int engine_names(int (*pred)(const struct dix_engine *e), char *out, size_t len)
 				 n++ ? ", " : "", engines[i]->name);
 	}
 	return n;
+}
+
+unsigned int eng_timeout_ms(const struct dix_eng_ctx *ctx, unsigned int dflt)
+{
+	return ctx->o && ctx->o->timeout > 0 ?
+	       (unsigned int)(ctx->o->timeout * 1000 + 0.5) : dflt;
 }

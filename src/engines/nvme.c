@@ -467,8 +467,7 @@ static int nvme_init(struct dix_eng_ctx *ctx)
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
-	d->timeout_ms = ctx->o && ctx->o->timeout > 0 ?
-			(__u32)(ctx->o->timeout * 1000 + 0.5) : 0;
+	d->timeout_ms = eng_timeout_ms(ctx, 0);	/* 0: the kernel's */
 	r = nvme_format(ctx, d);
 	if (r)
 		goto fail;

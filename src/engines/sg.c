@@ -555,9 +555,7 @@ static int sg_init(struct dix_eng_ctx *ctx)
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
-	d->timeout_ms = ctx->o && ctx->o->timeout > 0 ?
-			(unsigned int)(ctx->o->timeout * 1000 + 0.5) :
-			SG_TIMEOUT_MS;
+	d->timeout_ms = eng_timeout_ms(ctx, SG_TIMEOUT_MS);
 	r = sg_readcap(d, &rc, ctx);
 	if (r)
 		goto fail;
