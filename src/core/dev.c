@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dev.h"
-#include "run.h"
-#include "safety.h"
-#include "util.h"
+#include "core/dev.h"
+#include "core/run.h"
+#include "device/safety.h"
+#include "lib/util.h"
 
 static void free_paths(char **v, int n)
 {

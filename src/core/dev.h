@@ -13,11 +13,11 @@
 
 #include <stddef.h>
 
-#include "engine.h"
-#include "meter.h"
-#include "options.h"
-#include "precond.h"
-#include "target.h"
+#include "engines/engine.h"
+#include "report/meter.h"
+#include "conf/options.h"
+#include "core/precond.h"
+#include "device/target.h"
 
 struct dix_worker;
 struct dix_transition;

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "inject.h"
-#include "parse.h"
+#include "core/inject.h"
+#include "lib/parse.h"
 
 int inject_parse(const struct dix_opts *o, struct inject *in, char *err,
 		 size_t len)

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
-#include "stats.h"
+#include "conf/options.h"
+#include "lib/stats.h"
 
 #define INJECT_MAX	3
 

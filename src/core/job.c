@@ -29,16 +29,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "extent.h"
-#include "inflight.h"
-#include "inject.h"
-#include "journal.h"
-#include "job.h"
-#include "ratelimit.h"
-#include "run.h"
-#include "util.h"
-#include "verify.h"
+#include "engines/engine.h"
+#include "verify/extent.h"
+#include "lib/inflight.h"
+#include "core/inject.h"
+#include "verify/journal.h"
+#include "core/job.h"
+#include "lib/ratelimit.h"
+#include "core/run.h"
+#include "lib/util.h"
+#include "verify/verify.h"
 
 /* Retry notes printed per worker before they are only counted. */
 #define NOTE_PRINT_LIMIT	20

@@ -9,8 +9,8 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "extent.h"
-#include "stats.h"
+#include "verify/extent.h"
+#include "lib/stats.h"
 
 /*
  * Bad extents a worker keeps for the summary: 2^20 of 48 bytes.  Beyond

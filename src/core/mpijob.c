@@ -21,11 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buildid.h"
-#include "mpijob.h"
-#include "report.h"
-#include "run.h"
-#include "util.h"
+#include "lib/buildid.h"
+#include "core/mpijob.h"
+#include "report/report.h"
+#include "core/run.h"
+#include "lib/util.h"
 
 /* Rank 0 starts the load this long after the start barrier: enough for
  * the broadcast to reach every host before the time it names. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "precond.h"
+#include "core/precond.h"
 
 uint64_t precond_io_size(uint64_t slice, uint32_t lbs,
 			 uint32_t max_sectors_kb)

@@ -22,9 +22,9 @@
 
 #include <stdint.h>
 
-#include "engine.h"
-#include "options.h"
-#include "target.h"
+#include "engines/engine.h"
+#include "conf/options.h"
+#include "device/target.h"
 
 /* Largest preconditioning write.  The device's max_sectors_kb caps it
  * further: the block layer would split a larger write anyway (scsi_debug

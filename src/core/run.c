@@ -23,14 +23,14 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "hotload.h"
-#include "job.h"
-#include "journal.h"
-#include "mpijob.h"
-#include "report.h"
-#include "run.h"
-#include "util.h"
+#include "report/analysis.h"
+#include "kernel/hotload.h"
+#include "core/job.h"
+#include "verify/journal.h"
+#include "core/mpijob.h"
+#include "report/report.h"
+#include "core/run.h"
+#include "lib/util.h"
 
 static struct dix_run *sig_run;
 static volatile sig_atomic_t sig_count;

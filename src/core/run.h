@@ -10,14 +10,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dev.h"
-#include "engine.h"
-#include "event.h"
-#include "meter.h"
-#include "options.h"
-#include "precond.h"
-#include "stats.h"
-#include "target.h"
+#include "core/dev.h"
+#include "engines/engine.h"
+#include "lib/event.h"
+#include "report/meter.h"
+#include "conf/options.h"
+#include "core/precond.h"
+#include "lib/stats.h"
+#include "device/target.h"
 
 struct dix_worker;
 struct ctl;

@@ -23,14 +23,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "json.h"
-#include "options.h"
-#include "report.h"
-#include "run.h"
-#include "sweep.h"
-#include "sweepplot.h"
-#include "util.h"
+#include "engines/engine.h"
+#include "lib/json.h"
+#include "conf/options.h"
+#include "report/report.h"
+#include "core/run.h"
+#include "core/sweep.h"
+#include "report/sweepplot.h"
+#include "lib/util.h"
 
 #define SWEEP_MAX_KEYS	8
 #define SWEEP_DEFAULT_RUNTIME	"5"

@@ -21,8 +21,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "blkview.h"
-#include "util.h"
+#include "device/blkview.h"
+#include "lib/util.h"
 
 int blkview_attr(const char *dir, const char *rel, char *buf, size_t len)
 {

@@ -34,15 +34,15 @@
 #endif
 #ifdef HAVE_LIBURING
 #include <liburing.h>
-#include "json.h"
-#include "uring_pi.h"
+#include "lib/json.h"
+#include "proto/uring_pi.h"
 #endif
 
-#include "blkview.h"
-#include "options.h"
-#include "probe.h"
-#include "profile.h"
-#include "util.h"
+#include "device/blkview.h"
+#include "conf/options.h"
+#include "device/probe.h"
+#include "conf/profile.h"
+#include "lib/util.h"
 
 static const char *sysroot = "/sys";
 

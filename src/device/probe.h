@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "blkview.h"
-#include "engine.h"
-#include "nvme_parse.h"
-#include "scsi_parse.h"
+#include "device/blkview.h"
+#include "engines/engine.h"
+#include "proto/nvme_parse.h"
+#include "proto/scsi_parse.h"
 
 /* SCSI host protection capabilities (sysfs scsi_host/hostN/prot_capabilities). */
 #define SHOST_CAP_DIF_TYPE1	(1u << 0)

@@ -21,9 +21,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "blkview.h"
-#include "safety.h"
-#include "util.h"
+#include "device/blkview.h"
+#include "device/safety.h"
+#include "lib/util.h"
 
 #define DEVSET_MAX 128
 

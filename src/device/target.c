@@ -15,12 +15,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "blkview.h"
-#include "options.h"
-#include "parse.h"
-#include "target.h"
-#include "util.h"
+#include "lib/json.h"
+#include "device/blkview.h"
+#include "conf/options.h"
+#include "lib/parse.h"
+#include "device/target.h"
+#include "lib/util.h"
 
 /* Copy the kernel's integrity view from blkview (the one sysfs reader). */
 static void integrity_from(struct dix_integrity *in, const struct blkview *bv)

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "authenc_key.h"
-#include "byteorder.h"
+#include "engines/authenc_key.h"
+#include "lib/byteorder.h"
 
 /* include/crypto/authenc.h (not uapi): the attribute's type */
 #define CRYPTO_AUTHENC_KEYA_PARAM	1

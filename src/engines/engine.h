@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pi.h"
-#include "stats.h"
+#include "pi/pi.h"
+#include "lib/stats.h"
 
 struct dix_opts;
 

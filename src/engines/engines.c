@@ -13,17 +13,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine.h"
-#include "options.h"
-#include "util.h"
+#include "engines/engine.h"
+#include "conf/options.h"
+#include "lib/util.h"
 
 #define DIX_ENGINE(n) extern const struct dix_engine engine_##n;
-#include "engine-table.h"
+#include "engines/engine-table.h"
 #undef DIX_ENGINE
 
 static const struct dix_engine *const engines[] = {
 #define DIX_ENGINE(n) &engine_##n,
-#include "engine-table.h"
+#include "engines/engine-table.h"
 #undef DIX_ENGINE
 	NULL,
 };

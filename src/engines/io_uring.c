@@ -36,11 +36,11 @@
 #include <sys/uio.h>
 #include <sys/utsname.h>
 
-#include "engine.h"
-#include "options.h"
-#include "uring_pi.h"
-#include "uringq.h"
-#include "util.h"
+#include "engines/engine.h"
+#include "conf/options.h"
+#include "proto/uring_pi.h"
+#include "engines/uringq.h"
+#include "lib/util.h"
 
 /*
  * @fixed_file: the target is registered file 0

@@ -47,13 +47,13 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "authenc_key.h"
-#include "byteorder.h"
-#include "crc.h"
-#include "cryptobind.h"
-#include "engine.h"
-#include "options.h"
-#include "util.h"
+#include "engines/authenc_key.h"
+#include "lib/byteorder.h"
+#include "pi/crc.h"
+#include "kernel/cryptobind.h"
+#include "engines/engine.h"
+#include "conf/options.h"
+#include "lib/util.h"
 
 enum kc_type { KC_SKCIPHER, KC_AEAD, KC_HASH };
 enum kc_ref { REF_EVP, REF_CRC32C, REF_CRC16, REF_SHA256, REF_HMAC };

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "util.h"
+#include "engines/engine.h"
+#include "lib/util.h"
 
 struct aio_data {
 	io_context_t ctx;

@@ -41,14 +41,14 @@
 #include <liburing.h>
 #endif
 
-#include "engine.h"
-#include "nvme_parse.h"
-#include "options.h"
-#include "threadq.h"
+#include "engines/engine.h"
+#include "proto/nvme_parse.h"
+#include "conf/options.h"
+#include "engines/threadq.h"
 #ifdef HAVE_LIBURING
-#include "uringq.h"
+#include "engines/uringq.h"
 #endif
-#include "util.h"
+#include "lib/util.h"
 
 /* cdw12 PRINFO bits */
 #define PRINFO_PRACT		(1u << 29)

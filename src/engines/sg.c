@@ -55,14 +55,14 @@
 
 #include <scsi/sg_lib.h>
 
-#include "byteorder.h"
-#include "engine.h"
-#include "options.h"
-#include "scsi_parse.h"
-#include "sg.h"
-#include "sgnode.h"
-#include "threadq.h"
-#include "util.h"
+#include "lib/byteorder.h"
+#include "engines/engine.h"
+#include "conf/options.h"
+#include "proto/scsi_parse.h"
+#include "engines/sg.h"
+#include "engines/sgnode.h"
+#include "engines/threadq.h"
+#include "lib/util.h"
 
 #define SG_SENSE_LEN	96
 /* Without --timeout: long enough for an array's path failover or a

@@ -23,7 +23,7 @@
 
 #include <scsi/sg.h>
 
-#include "sgnode.h"
+#include "engines/sgnode.h"
 
 /* The entry name under scsi_generic/: "sg" and digits, nothing else. */
 static int sg_name_ok(const char *n)

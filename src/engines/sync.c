@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engines/engine.h"
 
 static int sync_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 {

@@ -13,8 +13,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "threadq.h"
-#include "util.h"
+#include "engines/threadq.h"
+#include "lib/util.h"
 
 static void *threadq_main(void *p)
 {

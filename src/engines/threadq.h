@@ -14,7 +14,7 @@
 
 #include <pthread.h>
 
-#include "engine.h"
+#include "engines/engine.h"
 
 /**
  * typedef threadq_fn - perform @io synchronously and set io->res (and

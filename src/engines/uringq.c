@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uringq.h"
-#include "util.h"
+#include "engines/uringq.h"
+#include "lib/util.h"
 
 int uringq_init(struct uringq *q, unsigned int depth,
 		struct io_uring_params *p)

@@ -14,7 +14,7 @@
 
 #include <liburing.h>
 
-#include "engine.h"
+#include "engines/engine.h"
 
 /**
  * struct uringq - the ring and its last batch of completions.

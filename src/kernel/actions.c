@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "actions.h"
-#include "hotload.h"
-#include "parse.h"
-#include "util.h"
+#include "kernel/actions.h"
+#include "kernel/hotload.h"
+#include "lib/parse.h"
+#include "lib/util.h"
 
 const struct act_info act_info[] = {
 	[ACT_LOAD] = { "hotload", "MODULE@SEC" },

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "options.h"
+#include "conf/options.h"
 
 enum act_type { ACT_LOAD, ACT_UNLOAD, ACT_SYSFS, ACT_EXEC };
 

@@ -29,15 +29,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "actions.h"
-#include "hotload.h"
-#include "json.h"
-#include "cryptobind.h"
-#include "kwatch.h"
-#include "modules.h"
-#include "event.h"
-#include "child.h"
-#include "util.h"
+#include "kernel/actions.h"
+#include "kernel/hotload.h"
+#include "lib/json.h"
+#include "kernel/cryptobind.h"
+#include "kernel/kwatch.h"
+#include "kernel/modules.h"
+#include "lib/event.h"
+#include "kernel/child.h"
+#include "lib/util.h"
 
 struct ctl;
 

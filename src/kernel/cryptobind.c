@@ -27,8 +27,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "cryptobind.h"
-#include "options.h"
+#include "kernel/cryptobind.h"
+#include "conf/options.h"
 
 static struct {
 	pthread_mutex_t lock;

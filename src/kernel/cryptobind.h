@@ -16,7 +16,7 @@
 #ifndef DIX_CRYPTOBIND_H
 #define DIX_CRYPTOBIND_H
 
-#include "kwatch.h"
+#include "kernel/kwatch.h"
 
 /**
  * cryptobind_init() - a crypto load of @ntfms TFMs on @alg starts.

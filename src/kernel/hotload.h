@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "options.h"
+#include "conf/options.h"
 
 
 /**

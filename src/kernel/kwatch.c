@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "kwatch.h"
-#include "util.h"
+#include "lib/json.h"
+#include "kernel/kwatch.h"
+#include "lib/util.h"
 
 /*
  * The algorithms storage and crypto offload experiments depend on: the PI

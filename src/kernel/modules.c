@@ -21,9 +21,9 @@
 #include <libkmod.h>
 #endif
 
-#include "kwatch.h"
-#include "modules.h"
-#include "child.h"
+#include "kernel/kwatch.h"
+#include "kernel/modules.h"
+#include "kernel/child.h"
 
 /* Kernel release "6.14.0-1-amd64" >= @maj.@min?  Unknown: assume yes. */
 static int kernel_at_least(int maj, int min)

@@ -30,7 +30,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "crc-internal.h"
+#include "pi/crc-internal.h"
 
 /*
  * k[D]: the fold-by-D-blocks constant pair, D = 1 .. 16.

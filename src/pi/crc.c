@@ -22,10 +22,10 @@
 #include <isa-l/crc64.h>
 #endif
 
-#include "byteorder.h"
-#include "crc.h"
-#include "crc-internal.h"
-#include "util.h"
+#include "lib/byteorder.h"
+#include "pi/crc.h"
+#include "pi/crc-internal.h"
+#include "lib/util.h"
 
 /*
  * tab16[k][v] is the CRC of byte v followed by k zero bytes (zero initial

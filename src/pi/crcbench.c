@@ -25,11 +25,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "crc.h"
-#include "crcbench.h"
-#include "pi.h"
-#include "util.h"
+#include "lib/json.h"
+#include "pi/crc.h"
+#include "pi/crcbench.h"
+#include "pi/pi.h"
+#include "lib/util.h"
 
 #define BENCH_BUF	(1u << 20)
 #define SECTOR		512u

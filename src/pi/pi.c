@@ -14,9 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "byteorder.h"
-#include "pi.h"
-#include "util.h"
+#include "lib/byteorder.h"
+#include "pi/pi.h"
+#include "lib/util.h"
 
 size_t pi_tuple_size(enum dix_guard g)
 {

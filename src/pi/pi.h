@@ -34,8 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "crc.h"
-#include "stats.h"
+#include "pi/crc.h"
+#include "lib/stats.h"
 
 enum pi_type {
 	PI_TYPE1 = 1,

@@ -12,8 +12,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "byteorder.h"
-#include "nvme_parse.h"
+#include "lib/byteorder.h"
+#include "proto/nvme_parse.h"
 
 int nvme_parse_id_ns(const uint8_t *buf, size_t len, struct nvme_ns_format *f)
 {

@@ -10,8 +10,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "byteorder.h"
-#include "scsi_parse.h"
+#include "lib/byteorder.h"
+#include "proto/scsi_parse.h"
 
 /*
  * INQUIRY strings are ASCII padded with blanks; devices also pad with NULs

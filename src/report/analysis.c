@@ -19,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvlog.h"
-#include "analysis.h"
-#include "parse.h"
-#include "plot.h"
-#include "run.h"
-#include "transition.h"
-#include "util.h"
+#include "report/csvlog.h"
+#include "report/analysis.h"
+#include "lib/parse.h"
+#include "report/plot.h"
+#include "core/run.h"
+#include "report/transition.h"
+#include "lib/util.h"
 
 #define FOLD_SEC 2.0
 #define MB 1e6

@@ -25,11 +25,11 @@
 
 #include <json-c/json.h>
 
-#include "compare.h"
-#include "json.h"
-#include "parse.h"
-#include "stats.h"
-#include "util.h"
+#include "report/compare.h"
+#include "lib/json.h"
+#include "lib/parse.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 
 /* How a metric is judged. */
 enum better { HIGHER, LOWER, COUNT };

@@ -16,8 +16,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "cpu.h"
-#include "util.h"
+#include "report/cpu.h"
+#include "lib/util.h"
 
 int cpu_parse_stat(const char *text, struct cpu_snap *s)
 {

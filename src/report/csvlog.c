@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvlog.h"
-#include "util.h"
+#include "report/csvlog.h"
+#include "lib/util.h"
 
 void csv_field(FILE *f, const char *s)
 {

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "meter.h"
-#include "run.h"
+#include "report/meter.h"
+#include "core/run.h"
 
 /**
  * csv_write() - write the log to @f.

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "meter.h"
-#include "util.h"
+#include "report/meter.h"
+#include "lib/util.h"
 
 void meter_init(struct meter *m, double start, double period)
 {

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpu.h"
-#include "stats.h"
+#include "report/cpu.h"
+#include "lib/stats.h"
 
 /**
  * struct meter_sample - one interval.

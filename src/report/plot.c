@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "plot.h"
+#include "report/plot.h"
 
 #define MB 1e6
 

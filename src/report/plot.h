@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "meter.h"
+#include "report/meter.h"
 
 /**
  * struct plot_marker - a vertical line with a label at an event.

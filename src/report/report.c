@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "job.h"
-#include "mpijob.h"
-#include "report.h"
-#include "util.h"
+#include "lib/json.h"
+#include "core/job.h"
+#include "core/mpijob.h"
+#include "report/report.h"
+#include "lib/util.h"
 
 #define MB 1e6
 

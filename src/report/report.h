@@ -9,9 +9,9 @@
 #ifndef DIX_REPORT_H
 #define DIX_REPORT_H
 
-#include "extent.h"
-#include "meter.h"
-#include "run.h"
+#include "verify/extent.h"
+#include "report/meter.h"
+#include "core/run.h"
 
 /**
  * struct dix_rank_row - one MPI rank's interval or summary, as rank 0

@@ -17,8 +17,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "plot.h"
-#include "sweepplot.h"
+#include "report/plot.h"
+#include "report/sweepplot.h"
 
 /* Layout in SVG user units; the legend sits right of the plot area. */
 #define W	1000

@@ -63,8 +63,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transition.h"
-#include "util.h"
+#include "report/transition.h"
+#include "lib/util.h"
 
 /* Level of the tests that call a "before" window not steady: each of the
  * slope and the level shift, two-sided. */

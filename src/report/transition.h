@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "run.h"
+#include "core/run.h"
 
 /**
  * struct tr_params - how the steady states are chosen and judged.

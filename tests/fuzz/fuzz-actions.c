@@ -13,9 +13,9 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "hotload.h"
-#include "inject.h"
-#include "options.h"
+#include "kernel/hotload.h"
+#include "core/inject.h"
+#include "conf/options.h"
 
 static void check_inject(const struct dix_opts *o)
 {

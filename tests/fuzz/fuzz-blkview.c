@@ -19,7 +19,7 @@
 
 #include <sys/stat.h>
 
-#include "blkview.h"
+#include "device/blkview.h"
 #include "fakeblk.h"
 #include "fuzz.h"
 

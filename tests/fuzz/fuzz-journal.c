@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "journal.h"
+#include "verify/journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "nvme_parse.h"
+#include "proto/nvme_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

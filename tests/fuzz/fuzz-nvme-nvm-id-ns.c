@@ -10,7 +10,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "nvme_parse.h"
+#include "proto/nvme_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -16,8 +16,8 @@
 #include <math.h>
 
 #include "fuzz.h"
-#include "options.h"
-#include "parse.h"
+#include "conf/options.h"
+#include "lib/parse.h"
 
 static void plain_parsers(const char *v)
 {

@@ -13,7 +13,7 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "kwatch.h"
+#include "kernel/kwatch.h"
 
 static int parse(const char *text, struct kw_state *s)
 {

@@ -12,7 +12,7 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "kwatch.h"
+#include "kernel/kwatch.h"
 
 static void parse(const char *text, struct kw_state *s)
 {

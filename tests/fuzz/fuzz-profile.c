@@ -10,8 +10,8 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "options.h"
-#include "profile.h"
+#include "conf/options.h"
+#include "conf/profile.h"
 
 static void check_bounds(const struct dix_opts *o)
 {

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "scsi_parse.h"
+#include "proto/scsi_parse.h"
 
 static void printable(const char *s, size_t max, const char *what)
 {

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "scsi_parse.h"
+#include "proto/scsi_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "options.h"
-#include "probe.h"
+#include "lib/json.h"
+#include "conf/options.h"
+#include "device/probe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,7 +10,7 @@
 #include <linux/rtnetlink.h>
 #include <string.h>
 
-#include "authenc_key.h"
+#include "engines/authenc_key.h"
 #include "tap.h"
 
 int main(void)

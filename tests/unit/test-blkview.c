@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "blkview.h"
-#include "safety.h"
+#include "device/blkview.h"
+#include "device/safety.h"
 #include "tap.h"
 #include "fakesys.h"
 

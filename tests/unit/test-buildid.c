@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "buildid.h"
+#include "lib/buildid.h"
 #include "tap.h"
 
 int main(void)

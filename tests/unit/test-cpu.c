@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cpu.h"
+#include "report/cpu.h"
 #include "tap.h"
 
 static int near(double a, double b)

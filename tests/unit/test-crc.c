@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc.h"
+#include "pi/crc.h"
 #include "rnd.h"
 #include "tap.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dev.h"
-#include "options.h"
+#include "core/dev.h"
+#include "conf/options.h"
 #include "tap.h"
 
 static void free_paths(char **v, int n)

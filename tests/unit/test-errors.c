@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 #include "tap.h"
 
 int main(void)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extent.h"
-#include "stats.h"
-#include "util.h"
+#include "verify/extent.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 #include "tap.h"
 
 static const char *misplaced, *changed, *eio;

@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hotload.h"
-#include "options.h"
-#include "run.h"
-#include "target.h"
-#include "util.h"
+#include "kernel/hotload.h"
+#include "conf/options.h"
+#include "core/run.h"
+#include "device/target.h"
+#include "lib/util.h"
 #include "tap.h"
 
 /*

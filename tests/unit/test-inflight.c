@@ -2,7 +2,7 @@
 /* test-inflight.c - in-flight range conflicts. */
 #include "config.h"
 
-#include "inflight.h"
+#include "lib/inflight.h"
 #include "tap.h"
 
 int main(void)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "journal.h"
+#include "verify/journal.h"
 #include "datafile.h"
 #include "tap.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kwatch.h"
+#include "kernel/kwatch.h"
 #include "datafile.h"
 #include "tap.h"
 

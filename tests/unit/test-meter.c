@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "meter.h"
-#include "stats.h"
+#include "report/meter.h"
+#include "lib/stats.h"
 #include "tap.h"
 
 static int near(double a, double b)

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "nvme_parse.h"
+#include "proto/nvme_parse.h"
 #include "tap.h"
 #include "hexfile.h"
 

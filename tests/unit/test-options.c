@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "datafile.h"
-#include "json.h"
-#include "options.h"
+#include "lib/json.h"
+#include "conf/options.h"
 #include "tap.h"
 
 int main(void)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "datafile.h"
-#include "parse.h"
+#include "lib/parse.h"
 #include "tap.h"
 
 static void size_ok(const char *s, uint64_t want)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pi.h"
+#include "pi/pi.h"
 #include "rnd.h"
 #include "tap.h"
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvlog.h"
-#include "plot.h"
+#include "report/csvlog.h"
+#include "report/plot.h"
 #include "tap.h"
 #include "xmlcheck.h"
 

@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "options.h"
-#include "precond.h"
+#include "conf/options.h"
+#include "core/precond.h"
 #include "tap.h"
 
 /* An engine that carries dixload's PI (as sg and nvme do), and one that

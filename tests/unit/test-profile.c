@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "options.h"
-#include "profile.h"
+#include "conf/options.h"
+#include "conf/profile.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/dixload-test-profile-XXXXXX";

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "ratelimit.h"
+#include "lib/ratelimit.h"
 #include "tap.h"
 
 #define SEC 1000000000ull

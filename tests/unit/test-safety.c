@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "safety.h"
+#include "device/safety.h"
 #include "tap.h"
 #include "fakesys.h"
 

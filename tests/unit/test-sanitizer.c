@@ -19,7 +19,7 @@
 
 #include "fakesys.h"
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 static char dir[PATH_MAX];
 static volatile int shift = 40;	/* volatile: the compiler cannot see the UB */

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "scsi_parse.h"
+#include "proto/scsi_parse.h"
 #include "tap.h"
 #include "hexfile.h"
 

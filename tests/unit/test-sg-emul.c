@@ -24,11 +24,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "byteorder.h"
-#include "engine.h"
+#include "lib/byteorder.h"
+#include "engines/engine.h"
 #include "engines/sg.h"
-#include "options.h"
-#include "pi.h"
+#include "conf/options.h"
+#include "pi/pi.h"
 #include "rnd.h"
 #include "tap.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweepplot.h"
+#include "report/sweepplot.h"
 #include "tap.h"
 #include "xmlcheck.h"
 

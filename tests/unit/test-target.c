@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "options.h"
-#include "target.h"
+#include "conf/options.h"
+#include "device/target.h"
 #include "tap.h"
 
 /* Fit the region of a 17825792-byte, 512-byte-block file named "X". */

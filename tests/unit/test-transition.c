@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transition.h"
+#include "report/transition.h"
 #include "tap.h"
 
 #define MB 1e6

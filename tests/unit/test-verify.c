@@ -6,14 +6,14 @@
 #include <endian.h>
 #include <string.h>
 
-#include "extent.h"
+#include "verify/extent.h"
 #include "hexfile.h"
-#include "stats.h"
+#include "lib/stats.h"
 #include "tap.h"
-#include "verify.h"
+#include "verify/verify.h"
 #ifdef HAVE_XXHASH
 #include <xxhash.h>	/* the library's own XXH3, not vhash.c's inlined copy */
-#include "vhash.h"
+#include "verify/vhash.h"
 #endif
 
 /* is_int with a formatted name */

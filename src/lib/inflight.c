@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "inflight.h"
+#include "lib/inflight.h"
 
 int inflight_init(struct inflight *fl, unsigned int cap)
 {

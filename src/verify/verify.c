@@ -22,10 +22,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "extent.h"
-#include "stats.h"
-#include "verify.h"
-#include "vhash.h"
+#include "verify/extent.h"
+#include "lib/stats.h"
+#include "verify/verify.h"
+#include "verify/vhash.h"
 
 #define P1 0x9e3779b97f4a7c15ull
 #define P2 0xc2b2ae3d27d4eb4full

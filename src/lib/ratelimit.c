@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "ratelimit.h"
+#include "lib/ratelimit.h"
 
 void rate_limit_init(struct rate_limit *l, const double *bps,
 		     const double *iops, unsigned int share, uint64_t now)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buildid.h"
+#include "lib/buildid.h"
 
 void dix_build_id_init(struct dix_build_id *b,
 		       const uint32_t sizes[DIX_BUILD_RECORDS])

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 static const char *const errkind_names[DIX_ERR_NR] = {
 	[DIX_ERR_IO] = "io",

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "extent.h"
-#include "stats.h"
-#include "util.h"
+#include "lib/json.h"
+#include "verify/extent.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 
 /* ---- causes ---- */
 

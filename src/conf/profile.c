@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "util.h"
+#include "conf/profile.h"
+#include "lib/util.h"
 
 #ifndef DIX_PROFILEDIR
 #define DIX_PROFILEDIR "/usr/local/share/dixload/profiles"

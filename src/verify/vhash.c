@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #define VHASH_SFX generic
-#include "vhash-impl.h"
+#include "verify/vhash-impl.h"
 
 const struct vhash_impl vhash_generic = {
 	.name = "generic",

@@ -13,8 +13,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "verify.h"
-#include "vhash.h"
+#include "verify/verify.h"
+#include "verify/vhash.h"
 
 #define VHASH_CAT2(a, b) a##b
 #define VHASH_CAT(a, b) VHASH_CAT2(a, b)

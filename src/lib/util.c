@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 double dix_now(void)
 {

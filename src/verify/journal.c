@@ -24,8 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "journal.h"
-#include "util.h"
+#include "verify/journal.h"
+#include "lib/util.h"
 
 /*
  * The check pass keeps one 32-byte entry per block the journal names: at

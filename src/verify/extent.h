@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "json.h"
+#include "lib/json.h"
 
 /**
  * struct bad_extent - consecutive bad blocks with one kind and cause.

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "lib/parse.h"
 
 int parse_u64(const char *s, uint64_t *out)
 {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "options.h"
+#include "conf/options.h"
 
 /*
  * Where a directory of profiles comes from.  The current directory is never

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "json.h"
+#include "lib/json.h"
 
 void jw_init(struct jw *w, FILE *f)
 {

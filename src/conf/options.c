@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "options.h"
-#include "parse.h"
-#include "util.h"
+#include "lib/json.h"
+#include "conf/options.h"
+#include "lib/parse.h"
+#include "lib/util.h"
 
 const char *const rw_names[] = {
 	"read", "write", "randread", "randwrite", "rw", "randrw", NULL,

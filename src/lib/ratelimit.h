@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 #define RATE_SLACK_NS	10000000ull
 

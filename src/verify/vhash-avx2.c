@@ -9,13 +9,13 @@
 
 #include <stddef.h>
 
-#include "vhash.h"
+#include "verify/vhash.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #pragma GCC target("avx2")
 #define XXH_VECTOR XXH_AVX2
 #define VHASH_SFX avx2
-#include "vhash-impl.h"
+#include "verify/vhash-impl.h"
 
 static const struct vhash_impl impl = {
 	.name = "avx2",
