@@ -27,7 +27,7 @@
 #include "core/run.h"
 #include "device/safety.h"
 #include "core/sweep.h"
-#include "device/target.h"
+#include "device/devdesc.h"
 #include "lib/util.h"
 
 /*
@@ -358,7 +358,7 @@ static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
  */
 static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 {
-	struct dix_target t;
+	struct dix_devdesc t;
 	struct dix_dev d;
 	struct dix_run r;
 	char err[1024], warn[512], *path = NULL;
@@ -406,10 +406,10 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 		return DIX_EXIT_USAGE;
 	if (asprintf(&path, "%s:%s", eng->name, o->alg) < 0)
 		return DIX_EXIT_USAGE;
-	target_open_crypto(&t, path, o->alg,
+	devdesc_open_crypto(&t, path, o->alg,
 			   o->size ? o->size + o->offset :
 			   CRYPTO_DEFAULT_SIZE + o->offset, o->bs);
-	if (target_fit_region(&t, o, err, sizeof(err), warn, sizeof(warn))) {
+	if (devdesc_fit_region(&t, o, err, sizeof(err), warn, sizeof(warn))) {
 		dix_err("%s", err);
 		free(path);
 		return DIX_EXIT_USAGE;

@@ -124,7 +124,7 @@ fail:
  * profile (or --pi-format) expects: checked against each device's own.
  */
 static int check_pi_format(const struct dix_opts *o,
-			   const struct dix_engine *e, const struct dix_target *t)
+			   const struct dix_engine *e, const struct dix_devdesc *t)
 {
 	if (o->pi == PI_OFF && !engine_bypasses_block_layer(e) &&
 	    strcmp(t->integrity.format, "none")) {
@@ -163,13 +163,13 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 		dix_err("refusing to write: %s", err);
 		return -1;
 	}
-	if (target_open(&d->t, d->path, write, o->size + o->offset, err,
+	if (devdesc_open(&d->t, d->path, write, o->size + o->offset, err,
 			sizeof(err))) {
 		dix_err("%s", err);
 		return -1;
 	}
 	d->opened = 1;
-	if (target_fit_region(&d->t, &od, err, sizeof(err), warn,
+	if (devdesc_fit_region(&d->t, &od, err, sizeof(err), warn,
 			      sizeof(warn))) {
 		dix_err("%s", err);
 		return -1;
@@ -244,7 +244,7 @@ void devs_close(struct dix_dev *devs, int ndevs)
 
 	for (i = 0; i < ndevs; i++) {
 		if (devs[i].opened)
-			target_close(&devs[i].t);
+			devdesc_close(&devs[i].t);
 		free(devs[i].path);
 	}
 	free(devs);

@@ -17,7 +17,7 @@
 #include "report/meter.h"
 #include "conf/options.h"
 #include "core/precond.h"
-#include "device/target.h"
+#include "device/devdesc.h"
 
 struct dix_worker;
 struct dix_transition;
@@ -44,7 +44,7 @@ struct dix_transition;
 struct dix_dev {
 	int idx;
 	char *path;
-	struct dix_target t;
+	struct dix_devdesc t;
 	int opened;
 	uint64_t size;
 	struct precond_plan pre;

@@ -708,7 +708,7 @@ static int commit_batch(struct wctx *x)
  * more pages than max_segments (the pages of a 4 KiB-aligned user buffer
  * need not be contiguous; one segment each at worst).  0: not known.
  */
-static uint64_t pass_through_limit(const struct dix_target *t)
+static uint64_t pass_through_limit(const struct dix_devdesc *t)
 {
 	uint64_t hw = (uint64_t)t->max_hw_sectors_kb * 1024;
 	uint64_t segs = (uint64_t)t->max_segments * 4096;

@@ -24,7 +24,7 @@ uint64_t precond_io_size(uint64_t slice, uint32_t lbs,
 }
 
 /* Whether the target carries PI that a read checks, and why (or why not). */
-static int carries_pi(const struct dix_opts *o, const struct dix_target *t,
+static int carries_pi(const struct dix_opts *o, const struct dix_devdesc *t,
 		      const struct dix_engine *e, char *why, size_t len)
 {
 	const char *fmt = t->integrity.format;
@@ -53,7 +53,7 @@ static int carries_pi(const struct dix_opts *o, const struct dix_target *t,
 }
 
 void precond_decide(const struct dix_opts *o, const char *profile,
-		    const struct dix_target *t, const struct dix_engine *e,
+		    const struct dix_devdesc *t, const struct dix_engine *e,
 		    struct precond_plan *p)
 {
 	char why[160];

@@ -24,7 +24,7 @@
 
 #include "engines/engine.h"
 #include "conf/options.h"
-#include "device/target.h"
+#include "device/devdesc.h"
 
 /* Largest preconditioning write.  The device's max_sectors_kb caps it
  * further: the block layer would split a larger write anyway (scsi_debug
@@ -90,7 +90,7 @@ struct precond_result {
  * earlier run wrote, which preconditioning would overwrite.
  */
 void precond_decide(const struct dix_opts *o, const char *profile,
-		    const struct dix_target *t, const struct dix_engine *e,
+		    const struct dix_devdesc *t, const struct dix_engine *e,
 		    struct precond_plan *p);
 
 /**

@@ -17,7 +17,7 @@
 #include "conf/options.h"
 #include "core/precond.h"
 #include "lib/stats.h"
-#include "device/target.h"
+#include "device/devdesc.h"
 
 struct dix_worker;
 struct ctl;

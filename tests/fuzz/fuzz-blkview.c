@@ -12,7 +12,7 @@
  * and reports of a SCSI disk with that view.
  *
  * Checks: the view always has a non-zero logical and physical block size
- * and a format string, terminated, as target_open() and the probe assume;
+ * and a format string, terminated, as devdesc_open() and the probe assume;
  * a partition reports its disk.
  */
 #include "config.h"

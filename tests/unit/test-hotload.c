@@ -20,7 +20,7 @@
 #include "kernel/hotload.h"
 #include "conf/options.h"
 #include "core/run.h"
-#include "device/target.h"
+#include "device/devdesc.h"
 #include "lib/util.h"
 #include "tap.h"
 
@@ -211,7 +211,7 @@ static void collect(void *ctx, const struct dix_event *ev)
 static void test_control(void)
 {
 	struct dix_opts o;
-	struct dix_target t;
+	struct dix_devdesc t;
 	struct dix_dev d;
 	struct dix_run r;
 	const struct dix_event *e;

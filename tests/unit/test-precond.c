@@ -21,7 +21,7 @@ static const struct dix_engine eng_blk = {
 	.name = "libaio", .targets = DIX_TGT_BLOCK,
 };
 
-static void target(struct dix_target *t, int blk, const char *format,
+static void target(struct dix_devdesc *t, int blk, const char *format,
 		   unsigned int max_kb)
 {
 	memset(t, 0, sizeof(*t));
@@ -37,7 +37,7 @@ static void target(struct dix_target *t, int blk, const char *format,
 static void test_decide(void)
 {
 	struct dix_opts o;
-	struct dix_target t;
+	struct dix_devdesc t;
 	struct precond_plan p;
 
 	opts_init(&o);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * target.c - open the target and read what the kernel says about it.
+ * devdesc.c - open the device or file under load and describe it from
+ * what the kernel says about it.
  */
 #include "config.h"
 
@@ -19,7 +20,7 @@
 #include "device/blkview.h"
 #include "conf/options.h"
 #include "lib/parse.h"
-#include "device/target.h"
+#include "device/devdesc.h"
 #include "lib/util.h"
 
 /* Copy the kernel's integrity view from blkview (the one sysfs reader). */
@@ -34,7 +35,7 @@ static void integrity_from(struct dix_integrity *in, const struct blkview *bv)
 	in->capable = bv->has_integrity ? bv->device_is_integrity_capable : -1;
 }
 
-int target_open(struct dix_target *t, const char *path, int write,
+int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 		uint64_t create_size, char *err, size_t errlen)
 {
 	struct blkview bv;
@@ -79,7 +80,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 		int e = errno;
 
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		target_close(t);
+		devdesc_close(t);
 		return -e;
 	}
 	if (S_ISBLK(st.st_mode)) {
@@ -93,7 +94,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 
 			snprintf(err, errlen, "%s: cannot read size: %s", path,
 				 strerror(e));
-			target_close(t);
+			devdesc_close(t);
 			return -e;
 		}
 		t->size = sz;
@@ -125,7 +126,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 					 "%s: its size is %llu bytes, less than --offset + --size (%llu bytes); a read run never extends a file",
 					 path, (unsigned long long)st.st_size,
 					 (unsigned long long)create_size);
-				target_close(t);
+				devdesc_close(t);
 				return -EINVAL;
 			}
 			if (ftruncate(t->fd, create_size)) {
@@ -136,7 +137,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 					 path, (unsigned long long)st.st_size,
 					 (unsigned long long)create_size,
 					 strerror(e));
-				target_close(t);
+				devdesc_close(t);
 				return -e;
 			}
 			st.st_size = create_size;
@@ -146,7 +147,7 @@ int target_open(struct dix_target *t, const char *path, int write,
 	return 0;
 }
 
-void target_open_crypto(struct dix_target *t, const char *path,
+void devdesc_open_crypto(struct dix_devdesc *t, const char *path,
 			const char *alg, uint64_t size, uint32_t bs)
 {
 	memset(t, 0, sizeof(*t));
@@ -161,7 +162,7 @@ void target_open_crypto(struct dix_target *t, const char *path,
 	t->integrity.capable = -1;
 }
 
-int target_fit_region(const struct dix_target *t, struct dix_opts *o,
+int devdesc_fit_region(const struct dix_devdesc *t, struct dix_opts *o,
 		      char *err, size_t errlen, char *warn, size_t warnlen)
 {
 	unsigned long long off = o->offset, tsize = t->size;
@@ -206,14 +207,14 @@ int target_fit_region(const struct dix_target *t, struct dix_opts *o,
 	return 0;
 }
 
-void target_close(struct dix_target *t)
+void devdesc_close(struct dix_devdesc *t)
 {
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
 }
 
-void integrity_json(struct jw *w, const char *key, const struct dix_target *t)
+void integrity_json(struct jw *w, const char *key, const struct dix_devdesc *t)
 {
 	const struct dix_integrity *in = &t->integrity;
 
@@ -227,7 +228,7 @@ void integrity_json(struct jw *w, const char *key, const struct dix_target *t)
 	jw_obj_close(w);
 }
 
-void integrity_print(FILE *f, const struct dix_target *t)
+void integrity_print(FILE *f, const struct dix_devdesc *t)
 {
 	const struct dix_integrity *in = &t->integrity;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test-target.c - fitting the region to the target: every rejection names
+ * test-devdesc.c - fitting the region to the target: every rejection names
  * the quantity it shows (the target's size is called its size, never
  * confused with the offset), and --size is cut to whole --bs x --jobs.
  */
@@ -10,14 +10,14 @@
 #include <string.h>
 
 #include "conf/options.h"
-#include "device/target.h"
+#include "device/devdesc.h"
 #include "tap.h"
 
 /* Fit the region of a 17825792-byte, 512-byte-block file named "X". */
 static int fit(const char *bs, const char *offset, const char *size,
 	       const char *jobs, struct dix_opts *o, char *err, char *warn)
 {
-	struct dix_target t;
+	struct dix_devdesc t;
 	char why[256];
 
 	memset(&t, 0, sizeof(t));
@@ -33,7 +33,7 @@ static int fit(const char *bs, const char *offset, const char *size,
 		return -100;
 	}
 	err[0] = '\0';
-	return target_fit_region(&t, o, err, 512, warn, 512);
+	return devdesc_fit_region(&t, o, err, 512, warn, 512);
 }
 
 int main(void)

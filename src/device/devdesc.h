@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * target.h - the device or file under load: how it is opened, how big it
- * is, its logical block size and the kernel's integrity view of it.
+ * devdesc.h - the description of what a load runs on: the device or file
+ * opened, how big it is, its logical block size and the kernel's integrity
+ * view of it; or the kernel crypto API's virtual device.
+ *
+ * Named a device description, not a "target": a dm target and LIO's SCSI
+ * target are other things that a run may stack under it (doc/devices.md).
  */
-#ifndef DIX_TARGET_H
-#define DIX_TARGET_H
+#ifndef DIX_DEVDESC_H
+#define DIX_DEVDESC_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +32,7 @@ struct dix_integrity {
 };
 
 /**
- * struct dix_target - an opened target.
+ * struct dix_devdesc - an opened device (or file) and its description.
  * @path: as given
  * @name: short name used in messages ("sda", or the file's base name)
  * @fd: O_DIRECT descriptor
@@ -42,10 +46,10 @@ struct dix_integrity {
  * @max_hw_sectors_kb: queue/max_hw_sectors_kb, the largest pass-through
  *	transfer (0 when not known)
  * @max_segments: queue/max_segments (0 when not known)
- * @crypto: not a device but the kernel crypto API (target_open_crypto()):
+ * @crypto: not a device but the kernel crypto API (devdesc_open_crypto()):
  *	@fd is -1, @lbs is the request size, so a "block" is a request
  */
-struct dix_target {
+struct dix_devdesc {
 	const char *path;
 	char name[64];
 	int fd;
@@ -60,29 +64,29 @@ struct dix_target {
 };
 
 /**
- * target_open_crypto() - the virtual target of a crypto engine: @path is
+ * devdesc_open_crypto() - the virtual target of a crypto engine: @path is
  * shown as the target ("kcapi:xts(aes)"), @name is the algorithm, the size
  * is @size bytes of requests of @bs bytes (the request number of an offset
  * is offset / @bs).  Nothing is opened.
  */
-void target_open_crypto(struct dix_target *t, const char *path,
+void devdesc_open_crypto(struct dix_devdesc *t, const char *path,
 			const char *alg, uint64_t size, uint32_t bs);
 
 /**
- * target_open() - open @path with O_DIRECT for reading (and writing when
+ * devdesc_open() - open @path with O_DIRECT for reading (and writing when
  * @write), creating a regular file of @create_size bytes when it does not
  * exist (@create_size 0: a missing file is an error).
  * @err: reason on failure, naming the path
  *
  * Return: 0 or -errno (then nothing is left open).
  */
-int target_open(struct dix_target *t, const char *path, int write,
+int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 		uint64_t create_size, char *err, size_t errlen);
 
 struct dix_opts;
 
 /**
- * target_fit_region() - check --bs and --offset of @o against @t and fit
+ * devdesc_fit_region() - check --bs and --offset of @o against @t and fit
  * --size to it: a size of 0 or one passing the end of @t is cut at the end,
  * then down to a whole number of --bs x --jobs so every job gets an equal
  * slice of whole I/Os.
@@ -92,18 +96,18 @@ struct dix_opts;
  *
  * Return: 0, or -EINVAL with @err set.
  */
-int target_fit_region(const struct dix_target *t, struct dix_opts *o,
+int devdesc_fit_region(const struct dix_devdesc *t, struct dix_opts *o,
 		      char *err, size_t errlen, char *warn, size_t warnlen);
 
-/** target_close() - close the descriptor. */
-void target_close(struct dix_target *t);
+/** devdesc_close() - close the descriptor. */
+void devdesc_close(struct dix_devdesc *t);
 
 /** integrity_print() - the kernel integrity view as one human line. */
-void integrity_print(FILE *f, const struct dix_target *t);
+void integrity_print(FILE *f, const struct dix_devdesc *t);
 
 struct jw;
 
 /** integrity_json() - the kernel integrity view as the JSON object member @key. */
-void integrity_json(struct jw *w, const char *key, const struct dix_target *t);
+void integrity_json(struct jw *w, const char *key, const struct dix_devdesc *t);
 
 #endif
