@@ -17,15 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DIX_HDR_MAGIC1	0x3144414f4c584944ull	/* "DIXLOAD1" little-endian */
-#define DIX_HDR_MAGIC2	0x3244414f4c584944ull	/* "DIXLOAD2": XXH3 checksum */
-/* the format this build writes (verify.c): XXH3 where libxxhash is */
-#ifdef HAVE_XXHASH
-#define DIX_HDR_MAGIC	DIX_HDR_MAGIC2
-#else
-#define DIX_HDR_MAGIC	DIX_HDR_MAGIC1
-#endif
-#define DIX_HDR_SIZE	40
+#include "verify/blockhdr.h"	/* the header layout and magics */
 
 enum verify_kind {
 	VF_OK,		/* header present and block intact */

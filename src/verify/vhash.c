@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "verify/vhash.h"
+
 #define VHASH_SFX generic
 #include "verify/vhash-impl.h"
 
