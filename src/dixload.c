@@ -22,7 +22,7 @@
 #include "conf/options.h"
 #include "lib/parse.h"
 #include "core/precond.h"
-#include "device/probe.h"
+#include "core/probe.h"
 #include "conf/profile.h"
 #include "core/run.h"
 #include "device/safety.h"

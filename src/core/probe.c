@@ -40,7 +40,7 @@
 
 #include "device/blkview.h"
 #include "conf/options.h"
-#include "device/probe.h"
+#include "core/probe.h"
 #include "conf/profile.h"
 #include "lib/util.h"
 

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "device/probe.h"
+#include "core/probe.h"
 
 static void say(struct probe_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -19,7 +19,7 @@
 
 #include "lib/json.h"
 #include "conf/options.h"
-#include "device/probe.h"
+#include "core/probe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "device/probe.h"
+#include "core/probe.h"
 #include "tap.h"
 
 static struct probe_result r;
