@@ -45,10 +45,17 @@ struct ctl;
  *	two-level split when that split is significant, else the fitted
  *	line's start); NAN when unknown
  * @before_unwritten_to: the same late in the window
- * @steady: the "before" level shows no trend beyond its noise, and the
- *	share of never-written reads (cheaper on a PI device: nobody checks
- *	their guard) did not move; 0 means the ratio compares a drift, not a
- *	step, and no verdict is given
+ * @before_unwritten: share (0..1) of the blocks read over the whole
+ *	"before" steady window that were never written (pooled over its
+ *	reads); NAN when unknown (--verify off, no reads)
+ * @after_unwritten: the same over the "after" window
+ * @drift: the "before" level shows a trend beyond its noise, or the share
+ *	of never-written reads (cheaper on a PI device: nobody checks their
+ *	guard) moved: the ratio compares a drift, not a step
+ * @steady: no @drift, and neither @before_unwritten nor @after_unwritten
+ *	above the analysis' limit (10 %): a level that rests on never-written
+ *	blocks measures reads nobody checks, however level it is; 0 means no
+ *	verdict is given
  */
 struct dix_transition {
 	int event;
@@ -63,6 +70,8 @@ struct dix_transition {
 	double before_span;
 	double before_unwritten_from;
 	double before_unwritten_to;
+	double before_unwritten, after_unwritten;
+	int drift;
 	int steady;
 };
 

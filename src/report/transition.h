@@ -29,6 +29,9 @@
  * @share_min: smallest change of the share of reads that found
  *	never-written blocks over the "before" window that makes it "not
  *	steady" (when that slope is also significant)
+ * @unwritten_max: largest share of never-written reads in the "before" or
+ *	the "after" window that a verdict may rest on: above it, that side's
+ *	level is one of reads nobody checks, drifting or not
  *
  * Besides these, the difference must pass a two-sided Welch t-test at the
  * 0.1 % level (tr_t_critical()); a "before" trend is significant when its
@@ -43,11 +46,13 @@ struct tr_params {
 	double k_sd;
 	double trend_min;
 	double share_min;
+	double unwritten_max;
 };
 
 /**
  * tr_params_default() - warm-up 2 s, settle 2 s, window 8 s, 5 %, 2 sd,
- * trend 10 %, never-written share 10 points.
+ * trend 10 %, never-written share 10 points of change and 10 % of the
+ * reads in a window at most.
  */
 void tr_params_default(struct tr_params *p);
 
@@ -166,9 +171,11 @@ int tr_share_shift(const struct tr_series *s, double t0, double t1,
  *	and standard deviations, nbefore/nafter, ratio (0 when before is 0),
  *	before_trend, before_span (tr_trend() of the "before" window),
  *	before_unwritten_from/_to (the same over @s->share, NAN without it),
- *	steady (neither the throughput nor the share drifts: by trend_min of
- *	the throughput's mean, by share_min of the share), significant (never
- *	when not steady); @out->event is left alone
+ *	before_unwritten/after_unwritten (each window's share of
+ *	never-written reads, NAN without @s->share), drift (the throughput
+ *	drifts by trend_min of its mean, or the share by share_min), steady
+ *	(no drift, and neither window's share above unwritten_max),
+ *	significant (never when not steady); @out->event is left alone
  * @w: if not NULL, the spans used
  *
  * Return: 0, or -EINVAL when @s is not increasing in time.  Too few samples

@@ -4,7 +4,8 @@
  * step, flat noise, two events, and the edge cases (event at t=1, event
  * after the last sample, too few samples, bad input); the trend test of
  * the "before" window on a drifting series (a fresh PI disk) and on flat
- * noise with a step.
+ * noise with a step; a level share of never-written reads around the
+ * 10 % limit.
  */
 #include "config.h"
 
@@ -394,17 +395,29 @@ static void test_trend(void)
 	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
 	ok(tr.steady && tr.significant && tr.before_unwritten_from == 0 &&
 	   tr.before_unwritten_to == 0, "share 0: steady, step significant");
-	/* a share that only wobbles (binomial noise of ~100 reads) is steady */
+	/* a share that only wobbles (binomial noise of ~100 reads) does not
+	 * drift; at 50 % it is still half the reads unchecked: no verdict */
 	s = make_step(N, 30 * MB, 48 * MB, 10.2, 1 * MB);
 	for (i = 0; i < N; i++)
 		share[i] = 0.5 + 0.05 * gauss();
 	s.share = share;
 	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
-	ok(tr.steady && tr.significant, "share 50 %% +- 5: steady, step significant");
+	ok(!tr.drift && !tr.steady && !tr.significant &&
+	   fabs(tr.before_unwritten - 0.5) < 0.05 &&
+	   fabs(tr.after_unwritten - 0.5) < 0.05,
+	   "share 50 %% +- 5: no drift, but no verdict (%.2f before, %.2f after)",
+	   tr.before_unwritten, tr.after_unwritten);
+	/* the same wobble around 5 %: steady, the step judged */
+	for (i = 0; i < N; i++)
+		share[i] = 0.05 + 0.01 * gauss();
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(!tr.drift && tr.steady && tr.significant,
+	   "share 5 %% +- 1: steady, step significant");
 	/* no reads in an interval: NAN, skipped */
 	share[4] = NAN;
 	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
-	ok(tr.steady && !isnan(tr.before_unwritten_from), "a NAN share is skipped");
+	ok(tr.steady && !isnan(tr.before_unwritten_from) &&
+	   fabs(tr.before_unwritten - 0.05) < 0.02, "a NAN share is skipped");
 
 	/* a real but small slope (5 % over the window) is steady */
 	s = make_drift(N, 30 * MB, 28.125 * MB, 10, 30 * MB, 0);
@@ -464,19 +477,20 @@ static void test_share_counts(void)
 		}
 		s.share = share;
 		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
-		old += !tr.steady;
+		old += tr.drift;
 		s.reads = reads;
 		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
-		now += !tr.steady;
+		now += tr.drift;
 	}
 	ok(now >= 196 && now > old,
-	   "11 reads an interval, 100 %% -> 50 %%: not steady in %d of 200 draws with the counts, %d without",
+	   "11 reads an interval, 100 %% -> 50 %%: a drift in %d of 200 draws with the counts, %d without",
 	   now, old);
 	ok(!tr.significant && fabs(tr.before_unwritten_from - 1) < 0.01 &&
 	   fabs(tr.before_unwritten_to - 0.5) < 0.2,
 	   "  no verdict; pooled levels %.2f -> %.2f",
 	   tr.before_unwritten_from, tr.before_unwritten_to);
-	/* flat binomial noise: steady, at 11 reads and at 10,000 */
+	/* flat binomial noise: no drift, at 11 reads and at 10,000 (the
+	 * level of 50 % gives no verdict: test_unwritten_level()) */
 	for (d = 0; d < 1000; d++) {
 		int n = d % 2 ? 11 : 10000, st_old;
 
@@ -488,14 +502,14 @@ static void test_share_counts(void)
 		s.share = share;
 		s.reads = NULL;
 		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
-		st_old = tr.steady;
+		st_old = !tr.drift;
 		s.reads = reads;
 		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
-		quiet += tr.steady;
+		quiet += !tr.drift;
 		quiet_old += st_old;
 	}
 	ok(quiet >= 990 && quiet > quiet_old,
-	   "flat share 50 %% (binomial, 11 and 10,000 reads): steady in %d of 1000 draws with the counts, %d without",
+	   "flat share 50 %% (binomial, 11 and 10,000 reads): no drift in %d of 1000 draws with the counts, %d without",
 	   quiet, quiet_old);
 	/* 50 % -> 46 % over 10,000 reads an interval: real, but 4 points */
 	s = make_step(N, 50 * MB, 50 * MB, 10, 1 * MB);
@@ -510,12 +524,91 @@ static void test_share_counts(void)
 	   "50 %% -> 46 %% over 10,000 reads: beyond the noise (%.3f -> %.3f)",
 	   from, to);
 	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
-	ok(tr.steady, "  but below share_min: steady");
+	ok(!tr.drift, "  but below share_min: no drift");
 	/* nothing to test */
 	ok(tr_share_shift(&s, 2, 5, &from, &to) == -1,
 	   "3 intervals: no split to test");
 	s.reads = NULL;
 	ok(tr_share_shift(&s, 2, 10, &from, &to) == -1, "no reads: no test");
+}
+
+/*
+ * A level share of never-written reads (guest time: the 10 s before the
+ * seed's hot-load write a tenth of the disk): no drift, but above 10 % of
+ * either window's reads no verdict.  The shares are counts over 1000
+ * reads an interval, as the meter gives them, so 10 % is exactly the
+ * limit and must not cross it by rounding.
+ */
+static void test_unwritten_level(void)
+{
+	static const int pct[] = { 9, 10, 11 };
+	struct tr_params p;
+	struct dix_transition tr;
+	struct tr_series s;
+	int i, k;
+
+	tr_params_default(&p);
+	for (k = 0; k < 3; k++) {
+		/* in the before window only: after the event none */
+		s = make_step(N, 30 * MB, 48 * MB, 10.2, 0.3 * MB);
+		for (i = 0; i < N; i++) {
+			reads[i] = 1000;
+			share[i] = tt[i] <= 10 ? pct[k] * 10 / 1000.0 : 0;
+		}
+		s.share = share;
+		s.reads = reads;
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		ok(!tr.drift && fabs(tr.before_unwritten - pct[k] / 100.0) < 1e-12 &&
+		   tr.after_unwritten == 0,
+		   "%d %% before: level, no drift (%.4f before, %.4f after)",
+		   pct[k], tr.before_unwritten, tr.after_unwritten);
+		if (pct[k] <= 10)
+			ok(tr.steady && tr.significant && !isnan(tr.change_at),
+			   "  %d %%: steady, step significant (ratio %.2f)",
+			   pct[k], tr.ratio);
+		else
+			ok(!tr.steady && !tr.significant && isnan(tr.change_at),
+			   "  %d %%: not steady, no verdict (ratio %.2f not judged)",
+			   pct[k], tr.ratio);
+		/* the same share in the after window only */
+		for (i = 0; i < N; i++)
+			share[i] = tt[i] <= 10 ? 0 : pct[k] * 10 / 1000.0;
+		tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+		ok(tr.before_unwritten == 0 &&
+		   fabs(tr.after_unwritten - pct[k] / 100.0) < 1e-12 &&
+		   tr.steady == (pct[k] <= 10) && tr.significant == (pct[k] <= 10),
+		   "%d %% after: %s", pct[k],
+		   pct[k] <= 10 ? "steady, significant" : "no verdict");
+	}
+	/* pooled over the reads: intervals of 5 reads at 60 % between
+	 * intervals of 1000 at 2 % are 2.3 % of the reads, not the 31 % the
+	 * intervals' mean would say */
+	s = make_step(N, 30 * MB, 48 * MB, 10.2, 0.3 * MB);
+	for (i = 0; i < N; i++) {
+		reads[i] = i % 2 ? 5 : 1000;
+		share[i] = i % 2 ? 0.6 : 0.02;
+	}
+	s.share = share;
+	s.reads = reads;
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(fabs(tr.before_unwritten - 92.0 / 4020) < 1e-9 && !tr.drift &&
+	   tr.steady && tr.significant,
+	   "weighted by reads: %.4f of the reads, steady", tr.before_unwritten);
+	/* too few intervals for a split: the window's share is both ends */
+	s = make_step(N, 30 * MB, 48 * MB, 4.2, 0.3 * MB);
+	for (i = 0; i < N; i++)
+		share[i] = 0.4;
+	s.share = share;
+	tr_analyse(&s, 4.0, 0, INFINITY, &p, &tr, NULL);
+	ok(tr.nbefore == 2 && fabs(tr.before_unwritten_from - 0.4) < 1e-9 &&
+	   fabs(tr.before_unwritten_to - 0.4) < 1e-9 && !tr.steady &&
+	   !tr.significant,
+	   "2 intervals before at 40 %%: from = to = the share, no verdict");
+	/* no share known (--verify off): no limit applies */
+	s = make_step(N, 30 * MB, 48 * MB, 10.2, 0.3 * MB);
+	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
+	ok(isnan(tr.before_unwritten) && isnan(tr.after_unwritten) &&
+	   tr.steady && tr.significant, "no share: steady, significant");
 }
 
 int main(void)
@@ -528,5 +621,6 @@ int main(void)
 	test_edges();
 	test_trend();
 	test_share_counts();
+	test_unwritten_level();
 	return tap_done();
 }
