@@ -5,10 +5,18 @@
  * kernel got wrong on encrypt, and the kernel refusing the tag of a
  * decrypt (EBADMSG), are each an Err of kind verify naming the request,
  * its algorithm, direction and TFM; a correct result passes; EBADMSG of a
- * plain cipher stays an I/O error.  The engine's file is included so its
- * static checks are the ones tested (nothing here opens a TFM).
+ * plain cipher stays an I/O error.  The engine's own check and reference
+ * code is linked from libdix.a (nothing here opens a TFM).
  */
-#include "../../src/engines/kcapi.c"
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf/options.h"
+#include "engines/kcapi/kc.h"
 
 #include "tap.h"
 
@@ -33,7 +41,7 @@ static void fix_init(struct fix *f, const char *alg, int dir, uint64_t req)
 	f->k.o = &o;
 	f->k.verify = 1;
 	f->k.bs = BS;
-	derive(o.seed, WHAT_KEY, f->k.key, sizeof(f->k.key));
+	kc_derive(o.seed, WHAT_KEY, f->k.key, sizeof(f->k.key));
 	f->k.evp = EVP_CIPHER_CTX_new();
 	f->in = calloc(1, BS + KC_EXTRA);
 	f->out = calloc(1, BS + KC_EXTRA);
@@ -52,9 +60,10 @@ static void fix_init(struct fix *f, const char *alg, int dir, uint64_t req)
 	f->io.len = BS;
 	f->io.dir = dir;
 	f->io.errkind = DIX_ERR_NR;
-	derive(7, req, f->io.buf, BS);
+	kc_derive(7, req, f->io.buf, BS);
 	if (!f->k.a || !f->k.evp || !f->in || !f->out || !f->iv ||
-	    !f->k.ref || !f->k.mac || !f->io.buf || prepare(&f->k, &f->io, NULL))
+	    !f->k.ref || !f->k.mac || !f->io.buf ||
+	    kc_prepare(&f->k, &f->io, NULL))
 		abort();
 }
 
@@ -79,7 +88,7 @@ static void kernel_encrypt(struct fix *f)
 	const struct kc_alg *a = f->k.a;
 
 	memcpy(f->out, f->in, a->assoclen);
-	if (evp_crypt(&f->k, 1, f->iv, f->in, f->in + a->assoclen, BS,
+	if (kc_evp_crypt(&f->k, 1, f->iv, f->in, f->in + a->assoclen, BS,
 		      f->out + a->assoclen, NULL))
 		abort();
 }
@@ -88,7 +97,7 @@ static size_t outlen(const struct fix *f)
 {
 	size_t inl, outl;
 
-	lens(&f->k, &f->io, &inl, &outl);
+	kc_lens(&f->k, &f->io, &inl, &outl);
 	return outl;
 }
 
@@ -101,7 +110,7 @@ static void test_encrypt_tag(const char *alg)
 	fix_init(&f, alg, DIX_WRITE, 5);
 	a = f.k.a;
 	kernel_encrypt(&f);
-	finish(&f.k, &f.io, outlen(&f), outlen(&f), 0);
+	kc_finish(&f.k, &f.io, outlen(&f), outlen(&f), 0);
 	is_int(f.io.errkind, DIX_ERR_NR, "a correct tag passes");
 	is_int(f.io.res, BS, "  and the request completes");
 
@@ -111,7 +120,7 @@ static void test_encrypt_tag(const char *alg)
 	fix_init(&f, alg, DIX_WRITE, 5);
 	kernel_encrypt(&f);
 	f.out[a->assoclen + BS + a->taglen - 1] ^= 0x10;
-	finish(&f.k, &f.io, outlen(&f), outlen(&f), 0);
+	kc_finish(&f.k, &f.io, outlen(&f), outlen(&f), 0);
 	ok(f.io.errkind == DIX_ERR_VERIFY && f.io.res < 0,
 	   "%s: a wrong tag from the kernel is an Err of kind verify", alg);
 	snprintf(want, sizeof(want), "request 5 (%s encrypt, TFM 3, %u bytes): ",
@@ -129,7 +138,7 @@ static void test_decrypt_rejected(const char *alg)
 	char want[200];
 
 	fix_init(&f, alg, DIX_READ, 9);
-	finish(&f.k, &f.io, -EBADMSG, outlen(&f), 0);
+	kc_finish(&f.k, &f.io, -EBADMSG, outlen(&f), 0);
 	ok(f.io.errkind == DIX_ERR_VERIFY && f.io.res == -EBADMSG,
 	   "%s: the kernel refusing a decrypt's tag (EBADMSG) is an Err of kind verify, not an I/O error to retry",
 	   alg);
@@ -141,7 +150,7 @@ static void test_decrypt_rejected(const char *alg)
 
 	/* async: one status for the call, said so */
 	fix_init(&f, alg, DIX_READ, 9);
-	finish(&f.k, &f.io, -EBADMSG, 0, 4);
+	kc_finish(&f.k, &f.io, -EBADMSG, 0, 4);
 	ok(f.io.errkind == DIX_ERR_VERIFY &&
 	   strstr(f.io.detail, "request 9 (") &&
 	   strstr(f.io.detail, "the AIO call of 4 requests this one was in"),
@@ -162,7 +171,7 @@ int main(void)
 
 	/* a plain cipher has no tag: its EBADMSG is the kernel's error */
 	fix_init(&f, "cbc(aes)", DIX_READ, 2);
-	finish(&f.k, &f.io, -EBADMSG, BS, 0);
+	kc_finish(&f.k, &f.io, -EBADMSG, BS, 0);
 	ok(f.io.errkind == DIX_ERR_NR && f.io.res == -EBADMSG,
 	   "cbc(aes): EBADMSG stays the kernel's error (kind left to the job)");
 	fix_free(&f);
