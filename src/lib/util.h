@@ -13,7 +13,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit statuses: documented in --help, the README and dixload(1). */
+/* Exit statuses: documented in --help, doc/running.md and dixload(1). */
 enum dix_exit {
 	DIX_EXIT_OK = 0,
 	DIX_EXIT_USAGE = 1,	/* usage or setup error, found before the load;
