@@ -23,8 +23,8 @@
 
 #include "lib/buildid.h"
 #include "core/mpijob.h"
-#include "report/report.h"
 #include "core/run.h"
+#include "core/runreport.h"
 #include "lib/util.h"
 
 /* Rank 0 starts the load this long after the start barrier: enough for
@@ -383,7 +383,7 @@ int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
 		if (job.dt > 0) {
 			pthread_mutex_lock(&r->lock);
 			sample_log_add(&r->samples, &job);
-			report_interval_ranks(r, &job, rows, m->size);
+			runreport_interval(r, &job, NULL, rows, m->size);
 			pthread_mutex_unlock(&r->lock);
 		}
 		free(rows);
@@ -472,7 +472,7 @@ int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
 		tot.nranks = m->size;
 		tot.nhosts = m->nhosts;
 		pthread_mutex_lock(&r->lock);
-		report_summary(r, &tot, NULL, job);
+		runreport_summary(r, &tot, NULL, job);
 		pthread_mutex_unlock(&r->lock);
 		free(rows);
 	}

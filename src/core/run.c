@@ -23,13 +23,12 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "report/analysis.h"
 #include "kernel/hotload.h"
 #include "core/job.h"
 #include "verify/journal.h"
 #include "core/mpijob.h"
-#include "report/report.h"
 #include "core/run.h"
+#include "core/runreport.h"
 #include "lib/util.h"
 
 static struct dix_run *sig_run;
@@ -96,18 +95,13 @@ void run_event(struct dix_run *r, const struct dix_event *ev)
 	pthread_mutex_lock(&r->lock);
 	r->events = xrealloc(r->events, (r->nevents + 1) * sizeof(*r->events));
 	e = &r->events[r->nevents++];
-	*e = *ev;
-	e->what = xstrdup(ev->what ? ev->what : "");
-	e->detail = ev->detail ? xstrdup(ev->detail) : NULL;
-	e->json = ev->json ? xstrdup(ev->json) : NULL;
-	e->label = ev->label ? xstrdup(ev->label) : NULL;
-	e->host = ev->host ? xstrdup(ev->host) : NULL;
+	dix_event_copy(e, ev);
 	/* under MPI every event names its host (rank 0 prints them all) */
 	if (!e->host && r->mpi)
 		e->host = xstrdup(dix_mpi_host(r->mpi));
 	if (ev->kind == EV_ACTION && ev->ok == 0)
 		r->action_failed = 1;
-	report_event(r, e);
+	runreport_event(r, e);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -172,7 +166,7 @@ static void take_sample(struct dix_run *r, struct meter *m, double now)
 		ds[i].cpu = s.cpu;	/* the machine's: not per device */
 		sample_log_add(&r->devs[i].samples, &ds[i]);
 	}
-	report_interval(r, &s, ds);
+	runreport_interval(r, &s, ds, NULL, 0);
 	pthread_mutex_unlock(&r->lock);
 	free(ds);
 }
@@ -598,7 +592,7 @@ static int precondition(struct dix_run *r, struct dix_counters *pre_c,
 			struct dix_counters c;
 
 			sum_counters(r->workers, r->nworkers, &c);
-			report_precondition_progress(r, c.bytes[DIX_WRITE],
+			runreport_precond_progress(r, c.bytes[DIX_WRITE],
 						     region, now - start);
 			while (show <= now)
 				show += 0.5;
@@ -614,7 +608,7 @@ static int precondition(struct dix_run *r, struct dix_counters *pre_c,
 	r->t_end = dix_now();
 	pthread_mutex_lock(&r->lock);
 	if (tty)
-		report_precondition_progress(r, 0, 0, -1);	/* clear the line */
+		runreport_precond_progress(r, 0, 0, -1);	/* clear the line */
 	for (k = 0; k < r->ndevs; k++) {
 		struct dix_dev *d = &r->devs[k];
 		struct dix_totals t;
@@ -626,7 +620,7 @@ static int precondition(struct dix_run *r, struct dix_counters *pre_c,
 		precond_result(r, d, &t, *setup_failed);
 		complete &= d->pres.complete;
 		totals_free(&t);
-		report_precondition(r, d);
+		runreport_precond(r, d);
 	}
 	pthread_mutex_unlock(&r->lock);
 	if (!complete || stopped || *setup_failed)
@@ -803,7 +797,7 @@ int run_load(struct dix_run *r)
 		pre |= r->devs[k].pre.on;
 
 	install_signals(r);
-	report_start(r);
+	runreport_start(r);
 	if (pre || r->mpi) {
 		struct dix_counters pre_c;
 		int failed = 0;
@@ -828,7 +822,7 @@ int run_load(struct dix_run *r)
 			memset(&tot, 0, sizeof(tot));
 			dt = xcalloc(r->ndevs, sizeof(*dt));
 			pthread_mutex_lock(&r->lock);
-			report_summary(r, &tot, dt, status);
+			runreport_summary(r, &tot, dt, status);
 			pthread_mutex_unlock(&r->lock);
 			free(dt);
 			goto out;
@@ -940,7 +934,7 @@ int run_load(struct dix_run *r)
 	}
 	if (run_result_hook)
 		run_result_hook(r, &tot);
-	analysis_run(r);
+	runreport_analyse(r);
 	status = exit_status(r, &tot, setup_failed);
 	status = nothing_measured(&tot, status);
 	if (r->mpi) {
@@ -948,13 +942,12 @@ int run_load(struct dix_run *r)
 		status = dix_mpi_summary(r, &tot, dt, status);
 	} else {
 		pthread_mutex_lock(&r->lock);
-		report_summary(r, &tot, dt, status);
+		runreport_summary(r, &tot, dt, status);
 		pthread_mutex_unlock(&r->lock);
 	}
 	totals_free_all(r, dt, &tot);
-	if (!r->silent)
-		analysis_write_files(r);
 out:
+	runreport_close(r);
 	sig_run = NULL;
 	close(r->wake_fd);
 	r->wake_fd = -1;
@@ -965,13 +958,8 @@ void run_free(struct dix_run *r)
 {
 	int i;
 
-	for (i = 0; i < r->nevents; i++) {
-		free(r->events[i].what);
-		free(r->events[i].detail);
-		free(r->events[i].json);
-		free(r->events[i].label);
-		free(r->events[i].host);
-	}
+	for (i = 0; i < r->nevents; i++)
+		dix_event_clear(&r->events[i]);
 	free(r->events);
 	r->events = NULL;
 	r->nevents = 0;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/dev.h"
+#include "report/sink.h"
 #include "engines/engine.h"
 #include "lib/event.h"
 #include "report/meter.h"
@@ -21,59 +22,6 @@
 
 struct dix_worker;
 struct ctl;
-
-/**
- * struct dix_transition - throughput before and after an event.
- * @event: index in run->events
- * @at: the event's time
- * @change_at: change point found in the throughput (seconds), or NAN
- * @before: mean total bytes/s over the steady state before
- * @after: mean total bytes/s over the steady state after
- * @before_sd: standard deviation before
- * @after_sd: standard deviation after
- * @nbefore: intervals in @before
- * @nafter: intervals in @after
- * @ratio: @after / @before
- * @significant: the difference is beyond the noise of both sides (never
- *	when the "before" level drifts: see @steady)
- * @before_trend: relative change of the "before" level over its window,
- *	from a straight-line fit (-0.38: fell by 38 % of its mean); NAN when
- *	there are too few intervals to fit
- * @before_span: seconds the fit covers
- * @before_unwritten_from: share (0..1) of the blocks read that were never
- *	written, early in the "before" window (the first level of its best
- *	two-level split when that split is significant, else the fitted
- *	line's start); NAN when unknown
- * @before_unwritten_to: the same late in the window
- * @before_unwritten: share (0..1) of the blocks read over the whole
- *	"before" steady window that were never written (pooled over its
- *	reads); NAN when unknown (--verify off, no reads)
- * @after_unwritten: the same over the "after" window
- * @drift: the "before" level shows a trend beyond its noise, or the share
- *	of never-written reads (cheaper on a PI device: nobody checks their
- *	guard) moved: the ratio compares a drift, not a step
- * @steady: no @drift, and neither @before_unwritten nor @after_unwritten
- *	above the analysis' limit (10 %): a level that rests on never-written
- *	blocks measures reads nobody checks, however level it is; 0 means no
- *	verdict is given
- */
-struct dix_transition {
-	int event;
-	double at;
-	double change_at;
-	double before, after;
-	double before_sd, after_sd;
-	int nbefore, nafter;
-	double ratio;
-	int significant;
-	double before_trend;
-	double before_span;
-	double before_unwritten_from;
-	double before_unwritten_to;
-	double before_unwritten, after_unwritten;
-	int drift;
-	int steady;
-};
 
 /**
  * struct dix_run - shared state of a run.
@@ -103,6 +51,7 @@ struct dix_transition {
  * @mpi: the MPI job this rank belongs to (mpijob.h), or NULL
  * @silent: print nothing on stdout (an MPI rank other than 0: rank 0
  *	prints the job's lines)
+ * @sinks: where the run's records go (runreport.h)
  * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
  *	the workers of a phase wait there after their setup until the run's
  *	clock has started
@@ -138,6 +87,7 @@ struct dix_run {
 	struct cpu_snap cpu_last;
 	struct dix_mpi *mpi;
 	int silent;
+	struct dix_sinks sinks;
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cv;
 	int gate_open;

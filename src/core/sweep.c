@@ -26,7 +26,7 @@
 #include "engines/engine.h"
 #include "lib/json.h"
 #include "conf/options.h"
-#include "report/report.h"
+#include "report/record.h"
 #include "core/run.h"
 #include "core/sweep.h"
 #include "report/sweepplot.h"

@@ -43,6 +43,15 @@ struct dix_event {
 };
 
 /**
+ * dix_event_copy() - @dst becomes a copy of @src that owns its strings
+ * (@what "" when @src has none).
+ */
+void dix_event_copy(struct dix_event *dst, const struct dix_event *src);
+
+/** dix_event_clear() - free what dix_event_copy() allocated; @e is zeroed. */
+void dix_event_clear(struct dix_event *e);
+
+/**
  * struct dix_event_sink - where events go.
  * @emit: record and print @ev (thread-safe; the strings are copied)
  * @ctx: @emit's argument

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "report/meter.h"
-#include "core/run.h"
+#include "lib/event.h"
 
 /**
  * csv_write() - write the log to @f.

@@ -247,6 +247,8 @@ static void test_control(void)
 	r.ndevs = 1;
 	r.wake_fd = -1;
 	pthread_mutex_init(&r.lock, NULL);
+	/* the run registers its sinks at start: the human one here */
+	sinks_open(&r.sinks, &o);
 
 	/* the events print on stdout: keep them out of the TAP stream */
 	fflush(stdout);
@@ -318,12 +320,9 @@ static void test_control(void)
 	ok(r.action_failed, "failed actions set action_failed (exit 4)");
 	ok(strstr(buf, "sysfs ") && strstr(buf, ": ok ("),
 	   "human event lines printed");
-	for (n = 0; n < r.nevents; n++) {
-		free(r.events[n].what);
-		free(r.events[n].detail);
-		free(r.events[n].json);
-		free(r.events[n].label);
-	}
+	sinks_close(&r.sinks);
+	for (n = 0; n < r.nevents; n++)
+		dix_event_clear(&r.events[n]);
 	free(r.events);
 	opts_free(&o);
 }

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sink.h - where the records (record.h) go: sinks registered when the run
+ * starts, each rendering the records it wants in its own format.
+ *
+ * A new output is one file with one designated-initialiser ops struct; an
+ * op left NULL is a record kind that sink has no use for.  The run calls
+ * sinks_*() with its lock held, so the lines of different records never
+ * interleave, and in registration order, so what one sink prints on
+ * stdout and another's messages on stderr keep the order they had.
+ */
+#ifndef DIX_SINK_H
+#define DIX_SINK_H
+
+#include "report/record.h"
+
+/**
+ * struct dix_sink_ops - one output format.
+ * @name: for messages ("human", "json", "csv", "svg")
+ * @start: the run starts (the first record)
+ * @precond_progress: preconditioning so far
+ * @precond: what preconditioning of one target did
+ * @interval: one meter interval
+ * @event: an action or a note (struct dix_event, kind EV_ACTION/EV_NOTE)
+ * @change: something the kernel watch saw change (kind EV_CHANGE)
+ * @transition: a transition found after the load (before the summary)
+ * @summary: the end of the run (the last record)
+ * @close: release @priv (NULL: nothing to release)
+ */
+struct dix_sink_ops {
+	const char *name;
+	void (*start)(void *priv, const struct rec_start *r);
+	void (*precond_progress)(void *priv,
+				 const struct rec_precond_progress *r);
+	void (*precond)(void *priv, const struct rec_precond *r);
+	void (*interval)(void *priv, const struct rec_interval *r);
+	void (*event)(void *priv, const struct dix_event *r);
+	void (*change)(void *priv, const struct dix_event *r);
+	void (*transition)(void *priv, const struct rec_transition *r);
+	void (*summary)(void *priv, const struct rec_summary *r);
+	void (*close)(void *priv);
+};
+
+/* Human or JSON, CSV, SVG and one more (the metrics endpoint, a test). */
+#define DIX_SINKS_MAX	8
+
+/** struct dix_sinks - the registry: the sinks of one run. */
+struct dix_sinks {
+	struct {
+		const struct dix_sink_ops *ops;
+		void *priv;
+	} v[DIX_SINKS_MAX];
+	int n;
+};
+
+/**
+ * sinks_add() - register @ops with its state @priv at the end of @s.
+ * Return: 0, or -ENOSPC when DIX_SINKS_MAX are registered already.
+ */
+int sinks_add(struct dix_sinks *s, const struct dix_sink_ops *ops,
+	      void *priv);
+
+/**
+ * sinks_open() - register the built-in sinks @o asks for: human or JSON
+ * lines on stdout (--output-format), then --plot's SVG and --log's CSV.
+ * Return: 0, or -ENOSPC (sinks_add()).
+ */
+int sinks_open(struct dix_sinks *s, const struct dix_opts *o);
+
+/** sinks_close() - close every sink of @s and empty it. */
+void sinks_close(struct dix_sinks *s);
+
+void sinks_start(struct dix_sinks *s, const struct rec_start *r);
+void sinks_precond_progress(struct dix_sinks *s,
+			    const struct rec_precond_progress *r);
+void sinks_precond(struct dix_sinks *s, const struct rec_precond *r);
+void sinks_interval(struct dix_sinks *s, const struct rec_interval *r);
+/** sinks_event() - an event: to @change for EV_CHANGE, else to @event. */
+void sinks_event(struct dix_sinks *s, const struct dix_event *r);
+void sinks_transition(struct dix_sinks *s, const struct rec_transition *r);
+void sinks_summary(struct dix_sinks *s, const struct rec_summary *r);
+
+/* The built-in sinks (sink_human.c, sink_json.c, sink_csv.c, sink_svg.c). */
+extern const struct dix_sink_ops sink_human_ops;
+extern const struct dix_sink_ops sink_json_ops;
+extern const struct dix_sink_ops sink_csv_ops;
+extern const struct dix_sink_ops sink_svg_ops;
+
+/**
+ * struct sink_log - what a sink that renders after the load keeps: the
+ * total's intervals and copies of the events, in the order they came.
+ */
+struct sink_log {
+	char *path;
+	struct sample_log samples;
+	struct dix_event *ev;
+	int nev;
+};
+
+/** sink_log_new() - an empty log for the file @path. */
+struct sink_log *sink_log_new(const char *path);
+/** sink_log_interval() - keep the total of @r. */
+void sink_log_interval(void *log, const struct rec_interval *r);
+/** sink_log_event() - keep a copy of @ev. */
+void sink_log_event(void *log, const struct dix_event *ev);
+/** sink_log_free() - release @log and all it kept. */
+void sink_log_free(void *log);
+
+/**
+ * sink_progress_line() - "precondition: 128/256 MiB, 61 MB/s, eta 2 s" on
+ * stderr, rewritten in place (for a terminal only; both stdout sinks).
+ */
+void sink_progress_line(void *priv, const struct rec_precond_progress *r);
+
+/**
+ * sink_csv_new() - the --log sink's state: it keeps the intervals and
+ * events and writes @path at the summary of a run that started.
+ */
+void *sink_csv_new(const char *path);
+
+/** sink_svg_new() - the --plot sink's state, as sink_csv_new(). */
+void *sink_svg_new(const char *path);
+
+#endif
