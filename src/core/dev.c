@@ -169,6 +169,10 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 		return -1;
 	}
 	d->opened = 1;
+	/* the device's own format and identity, for the engines that use them */
+	devdesc_ask(&d->t, (eng->targets & DIX_TGT_SCSI ? DEVDESC_ASK_SCSI : 0) |
+		    (eng->targets & DIX_TGT_NVME ? DEVDESC_ASK_NVME : 0),
+		    eng_timeout_ms(o, 0));
 	if (devdesc_fit_region(&d->t, &od, err, sizeof(err), warn,
 			      sizeof(warn))) {
 		dix_err("%s", err);

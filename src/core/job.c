@@ -745,6 +745,7 @@ static int worker_setup(struct wctx *x)
 	x->ectx.o = o;
 	x->ectx.job = w->id;
 	x->ectx.jobs = x->w->dev->nworkers;
+	x->ectx.desc = &x->w->dev->t;
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {

@@ -8,10 +8,11 @@
  * the diagnosis of probe_diag.c.  The device is only ever read: every
  * command sent is an INQUIRY, READ CAPACITY or Identify.
  *
- * The transport code here is thin on purpose: it fetches bytes and hands
- * them to the pure parsers (scsi_parse.c, nvme_parse.c).  --raw-dir saves
- * those bytes in the tests/data hex format, so a user's device can become
- * a unit test.
+ * The device's own answers come from the device description's providers
+ * (devdesc_scsi.c: INQUIRY, READ CAPACITY(16); devdesc_nvme.c: Identify),
+ * the ones the run uses; only the VPD pages are asked here.  --raw-dir
+ * saves the bytes in the tests/data hex format, so a user's device can
+ * become a unit test.
  */
 #include "config.h"
 
@@ -41,6 +42,8 @@
 #include "device/blkview.h"
 #include "conf/options.h"
 #include "core/probe.h"
+#include "device/devdesc_nvme.h"
+#include "device/devdesc_scsi.h"
 #include "conf/profile.h"
 #include "lib/util.h"
 
@@ -71,6 +74,20 @@ static void raw_save(const char *dir, const char *name, const char *what,
 		fprintf(f, "%02x%s", buf[i], (i % 16 == 15 || i + 1 == len) ?
 			"\n" : " ");
 	fclose(f);
+}
+
+/* devdesc_raw_fn: the providers' answers into --raw-dir (NULL: not given). */
+struct raw_to {
+	const char *dir;
+	const char *dev;
+};
+
+static void raw_answer(void *arg, const char *name, const char *what,
+		       const uint8_t *buf, size_t len)
+{
+	const struct raw_to *to = arg;
+
+	raw_save(to->dir, name, what, to->dev, buf, len);
 }
 
 /* ---- SCSI view ---- */
@@ -121,17 +138,6 @@ static void scsi_debug_params(struct probe_scsi *s)
 }
 
 #ifdef HAVE_SGUTILS
-static void sg_fail(char *out, size_t len, const char *cmd, int res)
-{
-	char b[96];
-
-	if (res < 0)
-		snprintf(out, len, "%s failed: %s", cmd, dix_io_strerror(-res));
-	else
-		snprintf(out, len, "%s failed: %s", cmd,
-			 sg_get_category_sense_str(res, sizeof(b), b, 0));
-}
-
 /* INQUIRY with EVPD=@evpd for @page; returns the bytes received or -1. */
 static int sg_inq(int fd, bool evpd, int page, uint8_t *buf, int len,
 		  int *res)
@@ -145,8 +151,23 @@ static int sg_inq(int fd, bool evpd, int page, uint8_t *buf, int len,
 	return len - resid;
 }
 
+/* A provider's failed command in probe's words ("READ CAPACITY(16) failed: ..."). */
+static void sgio_fail(char *out, size_t len, const char *cmd,
+		      const struct sgio_answer *a)
+{
+	char b[96];
+
+	if (!a->sent || a->cat < 0)
+		snprintf(out, len, "%s failed: %s", cmd, dix_io_strerror(-a->res));
+	else
+		snprintf(out, len, "%s failed: %s", cmd,
+			 sg_get_category_sense_str(a->cat, sizeof(b), b, 0));
+}
+
 static void scsi_ask(const char *node, struct probe_scsi *s, const char *raw)
 {
+	struct raw_to to = { raw, node };
+	struct devdesc_scsi d;
 	uint8_t buf[256];
 	int fd, n, res;
 
@@ -156,27 +177,23 @@ static void scsi_ask(const char *node, struct probe_scsi *s, const char *raw)
 			 strerror(-fd));
 		return;
 	}
-	n = sg_inq(fd, false, 0, buf, 96, &res);
-	if (n < 0) {
-		sg_fail(s->error, sizeof(s->error), "INQUIRY", res);
+	/* INQUIRY and READ CAPACITY(16): the device description's provider */
+	devdesc_scsi_ask(&d, fd, 0, raw ? raw_answer : NULL, &to);
+	if (d.inq_ans.res) {
+		sgio_fail(s->error, sizeof(s->error), "INQUIRY", &d.inq_ans);
 		sg_cmds_close_device(fd);
 		return;
 	}
-	raw_save(raw, "inquiry", "standard INQUIRY", node, buf, n);
-	s->inq_ok = !scsi_parse_inquiry(buf, n, &s->inq);
-
-	memset(buf, 0, 32);
-	res = sg_ll_readcap_16(fd, false, 0, buf, 32, false, 0);
-	if (res) {
-		sg_fail(s->rc_error, sizeof(s->rc_error), "READ CAPACITY(16)", res);
-	} else {
-		raw_save(raw, "readcap16", "READ CAPACITY(16)", node, buf, 32);
-		if (scsi_parse_readcap16(buf, 32, &s->rc))
-			snprintf(s->rc_error, sizeof(s->rc_error),
-				 "READ CAPACITY(16) returned malformed data");
-		else
-			s->rc_ok = true;
-	}
+	s->inq_ok = d.inq_ok;
+	s->inq = d.inq;
+	s->rc_ok = d.rc_ok;
+	s->rc = d.rc;
+	if (d.rc_ans.malformed)
+		snprintf(s->rc_error, sizeof(s->rc_error),
+			 "READ CAPACITY(16) returned malformed data");
+	else if (!d.rc_ok)
+		sgio_fail(s->rc_error, sizeof(s->rc_error), "READ CAPACITY(16)",
+			  &d.rc_ans);
 
 	/* Ask only for VPD pages the device lists: others fail noisily. */
 	n = sg_inq(fd, true, 0x00, buf, 255, &res);
@@ -228,18 +245,11 @@ static void scsi_view(struct probe_result *r, const char *diskdir,
 /* ---- NVMe view ---- */
 
 #ifdef HAVE_NVME
-static void nvme_fail(char *out, size_t len, const char *cmd, int st)
-{
-	if (st < 0)
-		snprintf(out, len, "%s failed: %s", cmd, dix_io_strerror(errno));
-	else
-		snprintf(out, len, "%s failed: NVMe status 0x%x", cmd, st);
-}
-
 static void nvme_ask(const char *node, struct probe_nvme *n, const char *raw)
 {
-	static uint8_t buf[NVME_IDENTIFY_LEN] __attribute__((aligned(4096)));
-	int fd, st;
+	struct raw_to to = { raw, node };
+	struct devdesc_nvme d;
+	int fd;
 
 	fd = open(node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -247,49 +257,38 @@ static void nvme_ask(const char *node, struct probe_nvme *n, const char *raw)
 			 strerror(errno));
 		return;
 	}
-	if (nvme_get_nsid(fd, &n->nsid)) {
+	/* the Identify pair: the device description's provider */
+	devdesc_nvme_ask(&d, fd, raw ? raw_answer : NULL, &to);
+	close(fd);
+	n->nsid = d.nsid;
+	switch (d.stage) {
+	case DEVDESC_NVME_NSID:
 		snprintf(n->error, sizeof(n->error),
 			 "%.200s: cannot get the namespace id: %s", node,
-			 strerror(errno));
-		close(fd);
+			 strerror(d.err));
 		return;
-	}
-	memset(buf, 0, sizeof(buf));
-	st = nvme_identify_ns(fd, n->nsid, (struct nvme_id_ns *)buf);
-	if (st) {
-		nvme_fail(n->error, sizeof(n->error), "Identify Namespace", st);
-		close(fd);
+	case DEVDESC_NVME_ID_NS:
+		if (d.status < 0)
+			snprintf(n->error, sizeof(n->error),
+				 "Identify Namespace failed: %s",
+				 dix_io_strerror(d.err));
+		else
+			snprintf(n->error, sizeof(n->error),
+				 "Identify Namespace failed: NVMe status 0x%x",
+				 d.status);
 		return;
-	}
-	raw_save(raw, "id-ns", "Identify Namespace", node, buf, sizeof(buf));
-	if (nvme_parse_id_ns(buf, sizeof(buf), &n->f)) {
+	case DEVDESC_NVME_OK:
+		break;
+	default:
 		snprintf(n->error, sizeof(n->error),
 			 "Identify Namespace returned malformed data");
-		close(fd);
 		return;
 	}
 	n->ns_ok = true;
-
-	memset(buf, 0, sizeof(buf));
-	st = nvme_identify_ns_csi(fd, n->nsid, 0, NVME_CSI_NVM, buf);
-	if (st) {
-		nvme_fail(n->nvm_note, sizeof(n->nvm_note),
-			  "NVM Command Set Identify Namespace", st);
-		nvme_nvm_ns_default(&n->n);
-	} else {
-		raw_save(raw, "nvm-id-ns", "NVM Command Set Identify Namespace",
-			 node, buf, sizeof(buf));
-		if (nvme_parse_nvm_id_ns(buf, sizeof(buf), n->f.format_index,
-					 &n->n)) {
-			snprintf(n->nvm_note, sizeof(n->nvm_note),
-				 "malformed extended LBA format %u",
-				 n->f.format_index);
-			nvme_nvm_ns_default(&n->n);
-		} else {
-			n->nvm_ok = true;
-		}
-	}
-	close(fd);
+	n->f = d.f;
+	n->n = d.n;
+	n->nvm_ok = d.nvm_ok;
+	snprintf(n->nvm_note, sizeof(n->nvm_note), "%s", d.nvm_note);
 }
 #endif
 

@@ -16,12 +16,14 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "lib/byteorder.h"
 #include "lib/json.h"
 #include "device/blkview.h"
 #include "conf/options.h"
 #include "lib/parse.h"
 #include "device/devdesc.h"
 #include "lib/util.h"
+#include "proto/uring_pi.h"
 
 /* Copy the kernel's integrity view from blkview (the one sysfs reader). */
 static void integrity_from(struct dix_integrity *in, const struct blkview *bv)
@@ -35,6 +37,81 @@ static void integrity_from(struct dix_integrity *in, const struct blkview *bv)
 	in->capable = bv->has_integrity ? bv->device_is_integrity_capable : -1;
 }
 
+int devdesc_lbmd_parse(const uint8_t *buf, size_t len, struct devdesc_lbmd *l)
+{
+	if (len < 16)
+		return -EBADMSG;
+	memset(l, 0, sizeof(*l));
+	l->flags = get_le32(buf);
+	l->interval = (uint16_t)(buf[4] | buf[5] << 8);
+	l->size = buf[6];
+	/* 7, 8: opaque (non-PI) metadata size and offset */
+	l->pi_size = buf[9];
+	l->pi_offset = buf[10];
+	l->guard_tag_type = buf[11];
+	l->app_tag_size = buf[12];
+	l->ref_tag_size = buf[13];
+	l->storage_tag_size = buf[14];
+	return 0;
+}
+
+int devdesc_lbmd_pif(const struct devdesc_lbmd *l, struct pi_format *f,
+		     char *why, size_t whylen)
+{
+	memset(f, 0, sizeof(*f));
+	if (!(l->flags & LBMD_PI_CAP_INTEGRITY) || !l->pi_size) {
+		snprintf(why, whylen,
+			 "the device carries no protection information (integrity metadata %u bytes, PI %u bytes)",
+			 l->size, l->pi_size);
+		return -EOPNOTSUPP;
+	}
+	switch (l->guard_tag_type) {
+	case LBMD_PI_CSUM_IP:
+		f->guard = DIX_GUARD_IP;
+		break;
+	case LBMD_PI_CSUM_CRC16_T10DIF:
+		f->guard = DIX_GUARD_CRC16;
+		break;
+	case LBMD_PI_CSUM_CRC64_NVME:
+		f->guard = DIX_GUARD_CRC64;
+		break;
+	default:
+		snprintf(why, whylen, "unknown guard tag type %u",
+			 l->guard_tag_type);
+		return -EOPNOTSUPP;
+	}
+	/* the kernel shows Types 1 and 2 alike: the ref tag is checked */
+	f->type = l->flags & LBMD_PI_CAP_REFTAG ? PI_TYPE1 : PI_TYPE3;
+	f->interval = l->interval;
+	f->ms = l->size;
+	f->pi_first = l->pi_offset == 0 && l->size > l->pi_size;
+	f->interleaved = false;
+	if (pi_format_check(f) ||
+	    (!f->pi_first && l->pi_offset + l->pi_size != l->size) ||
+	    l->pi_size != pi_tuple_size(f->guard)) {
+		snprintf(why, whylen,
+			 "unsupported PI layout: protection interval %u bytes, metadata %u bytes, PI %u bytes at byte %u of the metadata",
+			 l->interval, l->size, l->pi_size, l->pi_offset);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* The block layer's integrity capability of the open block device @fd. */
+static void lbmd_read(int fd, struct devdesc_lbmd *l)
+{
+	struct logical_block_metadata_cap cap;
+
+	memset(&cap, 0, sizeof(cap));
+	if (ioctl(fd, FS_IOC_GETLBMD_CAP, &cap)) {
+		memset(l, 0, sizeof(*l));
+		l->err = errno;
+		return;
+	}
+	/* the kernel's struct is the 16 bytes the parser reads */
+	devdesc_lbmd_parse((const uint8_t *)&cap, sizeof(cap), l);
+}
+
 int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 		uint64_t create_size, char *err, size_t errlen)
 {
@@ -46,6 +123,7 @@ int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 	memset(t, 0, sizeof(*t));
 	t->path = path;
 	t->fd = -1;
+	t->lbmd.err = ENOTBLK;
 	strcpy(t->integrity.format, "none");
 	t->integrity.read_verify = t->integrity.write_generate = -1;
 	t->integrity.capable = -1;
@@ -99,6 +177,7 @@ int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 		}
 		t->size = sz;
 		t->lbs = lbs;
+		lbmd_read(t->fd, &t->lbmd);
 		if (!blkview_read_dev("/sys", major(st.st_rdev),
 				      minor(st.st_rdev), &bv)) {
 			integrity_from(&t->integrity, &bv);
@@ -145,6 +224,15 @@ int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 		t->size = st.st_size;
 	}
 	return 0;
+}
+
+void devdesc_ask(struct dix_devdesc *t, unsigned int what,
+		 unsigned int timeout_ms)
+{
+	if (what & DEVDESC_ASK_SCSI)
+		devdesc_scsi_ask(&t->scsi, t->fd, timeout_ms, NULL, NULL);
+	if (what & DEVDESC_ASK_NVME)
+		devdesc_nvme_ask(&t->nvme, t->fd, NULL, NULL);
 }
 
 void devdesc_open_crypto(struct dix_devdesc *t, const char *path,

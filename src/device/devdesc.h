@@ -10,8 +10,13 @@
 #ifndef DIX_DEVDESC_H
 #define DIX_DEVDESC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "device/devdesc_nvme.h"
+#include "device/devdesc_scsi.h"
+#include "pi/pi.h"
 
 /**
  * struct dix_integrity - /sys/block/<dev>/integrity/, as the kernel shows it.
@@ -32,6 +37,55 @@ struct dix_integrity {
 };
 
 /**
+ * struct devdesc_lbmd - the block layer's integrity metadata capability
+ * (FS_IOC_GETLBMD_CAP, Linux 6.17), read for every block device when it is
+ * opened: a kernel query, nothing reaches the device.
+ * @err: 0 when the fields hold the answer; else the errno of the query
+ *	(ENOTTY/EINVAL: the kernel has none), ENOTBLK for a file
+ * @flags: LBMD_PI_CAP_INTEGRITY, LBMD_PI_CAP_REFTAG
+ * @interval: protection interval in bytes
+ * @size: metadata bytes per interval
+ * @pi_size: PI tuple bytes (0: no PI)
+ * @pi_offset: the tuple's offset in the metadata
+ * @guard_tag_type: LBMD_PI_CSUM_*
+ * @app_tag_size, @ref_tag_size, @storage_tag_size: tag bytes
+ */
+struct devdesc_lbmd {
+	int err;
+	uint32_t flags;
+	uint16_t interval;
+	uint8_t size;
+	uint8_t pi_size;
+	uint8_t pi_offset;
+	uint8_t guard_tag_type;
+	uint8_t app_tag_size;
+	uint8_t ref_tag_size;
+	uint8_t storage_tag_size;
+};
+
+/**
+ * devdesc_lbmd_parse() - the 16 bytes FS_IOC_GETLBMD_CAP fills (struct
+ * logical_block_metadata_cap, little-endian as x86 and arm64 lay it out)
+ * into @l (pure; @l->err is set to 0).
+ *
+ * Return: 0, or -EBADMSG when @len is under 16.
+ */
+int devdesc_lbmd_parse(const uint8_t *buf, size_t len, struct devdesc_lbmd *l);
+
+/**
+ * devdesc_lbmd_pif() - the PI format the block layer hands over per I/O,
+ * from @l (pure): guard from the tag type, Type 1 when the ref tag is
+ * checked (the kernel shows Types 1 and 2 alike) else 3, separate metadata.
+ * @why: on failure, the reason without the device's name ("the device
+ *	carries no protection information (...)")
+ *
+ * Return: 0, or -EOPNOTSUPP: no PI, an unknown guard, or a layout dixload
+ * cannot generate.
+ */
+int devdesc_lbmd_pif(const struct devdesc_lbmd *l, struct pi_format *f,
+		     char *why, size_t whylen);
+
+/**
  * struct dix_devdesc - an opened device (or file) and its description.
  * @path: as given
  * @name: short name used in messages ("sda", or the file's base name)
@@ -48,6 +102,9 @@ struct dix_integrity {
  * @max_segments: queue/max_segments (0 when not known)
  * @crypto: not a device but the kernel crypto API (devdesc_open_crypto()):
  *	@fd is -1, @lbs is the request size, so a "block" is a request
+ * @lbmd: the block layer's integrity metadata capability (block devices)
+ * @scsi: the SCSI provider's part, when asked (devdesc_ask())
+ * @nvme: the NVMe provider's part, when asked (devdesc_ask())
  */
 struct dix_devdesc {
 	const char *path;
@@ -61,7 +118,24 @@ struct dix_devdesc {
 	uint32_t max_hw_sectors_kb;
 	uint32_t max_segments;
 	int crypto;
+	struct devdesc_lbmd lbmd;
+	struct devdesc_scsi scsi;
+	struct devdesc_nvme nvme;
 };
+
+/* What devdesc_ask() asks the device itself (besides what the kernel says). */
+#define DEVDESC_ASK_SCSI	0x1	/* INQUIRY, READ CAPACITY(16) */
+#define DEVDESC_ASK_NVME	0x2	/* namespace id, Identify Namespace */
+
+/**
+ * devdesc_ask() - complete @t's description from the device itself: the
+ * providers named in @what (DEVDESC_ASK_*) send their read-only commands on
+ * @t->fd.  Each provider's outcome, failures included, is in its part of
+ * @t; whoever needs the part says what a failure means.
+ * @timeout_ms: of each SCSI command (0: the provider's default)
+ */
+void devdesc_ask(struct dix_devdesc *t, unsigned int what,
+		 unsigned int timeout_ms);
 
 /**
  * devdesc_open_crypto() - the virtual target of a crypto engine: @path is

@@ -31,6 +31,7 @@
 #include "lib/stats.h"
 
 struct dix_opts;
+struct dix_devdesc;
 
 /* Bumped when struct dix_engine or the call contract changes. */
 #define DIX_ENGINE_VERSION	2
@@ -119,6 +120,11 @@ struct dix_io {
  *	knowing and depends on the system ("sg path: async (/dev/sg0)"); the
  *	job reports it once per run as a note event (empty: nothing to say)
  *
+ * @desc: the target's description (device/devdesc.h): pass-through engines
+ *	read the device's own format and identity in it (its SCSI or NVMe
+ *	part, devs_open() asks for the part an engine's @targets name), the
+ *	io_uring engine the block layer's integrity capability
+ *
  * init() of a DIX_TGT_CRYPTO engine may raise @depth: --iodepth counts
  * requests in flight per TFM, and a worker holds several TFMs.
  */
@@ -138,6 +144,7 @@ struct dix_eng_ctx {
 	int jobs;
 	uint64_t io_size;
 	char note[160];
+	const struct dix_devdesc *desc;
 };
 
 /**
@@ -241,9 +248,10 @@ static inline int engine_polls(const struct dix_engine *e)
 
 /**
  * eng_timeout_ms() - a pass-through command's timeout in whole milliseconds:
- * --timeout (checked at parse time: 0.001 to 86400 s), or @dflt without it.
+ * --timeout in @o (checked at parse time: 0.001 to 86400 s), or @dflt without
+ * it (or without @o).
  */
-unsigned int eng_timeout_ms(const struct dix_eng_ctx *ctx, unsigned int dflt);
+unsigned int eng_timeout_ms(const struct dix_opts *o, unsigned int dflt);
 
 /** engine_passes_through() - @e sends its own commands (takes --timeout). */
 static inline int engine_passes_through(const struct dix_engine *e)

@@ -67,8 +67,8 @@ int engine_names(int (*pred)(const struct dix_engine *e), char *out, size_t len)
 	return n;
 }
 
-unsigned int eng_timeout_ms(const struct dix_eng_ctx *ctx, unsigned int dflt)
+unsigned int eng_timeout_ms(const struct dix_opts *o, unsigned int dflt)
 {
-	return ctx->o && ctx->o->timeout > 0 ?
-	       (unsigned int)(ctx->o->timeout * 1000 + 0.5) : dflt;
+	return o && o->timeout > 0 ? (unsigned int)(o->timeout * 1000 + 0.5) :
+	       dflt;
 }

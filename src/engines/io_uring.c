@@ -8,8 +8,10 @@
  * io_uring_attr_pi: dixload's metadata buffer, the checks, the app tag and
  * the ref tag seed) that the block layer hands to an integrity-capable
  * device instead of generating PI itself.  The device's format comes from
- * FS_IOC_GETLBMD_CAP.  Both need a recent kernel (IORING_FEAT_RW_ATTR,
- * Linux 6.14; the query, Linux 6.17); init() says so on older ones.  A
+ * FS_IOC_GETLBMD_CAP, read into the target's description when it was
+ * opened (device/devdesc.c).  Both need a recent kernel
+ * (IORING_FEAT_RW_ATTR, Linux 6.14; the query, Linux 6.17); init() says so
+ * on older ones.  A
  * failed check only comes back as -EILSEQ: which tag failed is not told.
  *
  * The target's file descriptor is registered with the ring, and so is each
@@ -30,12 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 
+#include "device/devdesc.h"
 #include "engines/engine.h"
 #include "conf/options.h"
 #include "proto/uring_pi.h"
@@ -203,23 +205,21 @@ static const char *kernel_release(struct utsname *u)
 	return uname(u) ? "unknown" : u->release;
 }
 
-/* The device's PI format, as the block layer describes it. */
+/* The device's PI format, as the block layer describes it (device/). */
 static int uring_pi_format(struct dix_eng_ctx *ctx)
 {
-	struct logical_block_metadata_cap cap;
+	const struct dix_devdesc *t = ctx->desc;
+	char why[200];
 	struct utsname u;
-	struct stat st;
-	int e;
+	int e = t->lbmd.err, r;
 
-	if (fstat(ctx->fd, &st) || !S_ISBLK(st.st_mode)) {
+	if (!t->is_blk) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 			 "%s: io_uring PI needs a block device with integrity metadata",
 			 ctx->path);
 		return -ENOTBLK;
 	}
-	memset(&cap, 0, sizeof(cap));
-	if (ioctl(ctx->fd, FS_IOC_GETLBMD_CAP, &cap)) {
-		e = errno;
+	if (e) {
 		if (e == ENOTTY || e == EINVAL)
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "%s: FS_IOC_GETLBMD_CAP failed (%s): this kernel (%s) cannot report the PI format; io_uring PI needs Linux 6.17 or later built with CONFIG_BLK_DEV_INTEGRITY",
@@ -230,47 +230,11 @@ static int uring_pi_format(struct dix_eng_ctx *ctx)
 				 strerror(e));
 		return -e;
 	}
-	if (!(cap.lbmd_flags & LBMD_PI_CAP_INTEGRITY) || !cap.lbmd_pi_size) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: the device carries no protection information (integrity metadata %u bytes, PI %u bytes)",
-			 ctx->path, cap.lbmd_size, cap.lbmd_pi_size);
-		return -EOPNOTSUPP;
-	}
-	switch (cap.lbmd_guard_tag_type) {
-	case LBMD_PI_CSUM_IP:
-		ctx->pif.guard = DIX_GUARD_IP;
-		break;
-	case LBMD_PI_CSUM_CRC16_T10DIF:
-		ctx->pif.guard = DIX_GUARD_CRC16;
-		break;
-	case LBMD_PI_CSUM_CRC64_NVME:
-		ctx->pif.guard = DIX_GUARD_CRC64;
-		break;
-	default:
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: unknown guard tag type %u", ctx->path,
-			 cap.lbmd_guard_tag_type);
-		return -EOPNOTSUPP;
-	}
-	/* the kernel shows Types 1 and 2 alike: the ref tag is checked */
-	ctx->pif.type = cap.lbmd_flags & LBMD_PI_CAP_REFTAG ? PI_TYPE1 :
-			PI_TYPE3;
-	ctx->pif.interval = cap.lbmd_interval;
-	ctx->pif.ms = cap.lbmd_size;
-	ctx->pif.pi_first = cap.lbmd_pi_offset == 0 &&
-			    cap.lbmd_size > cap.lbmd_pi_size;
-	ctx->pif.interleaved = false;
-	if (pi_format_check(&ctx->pif) ||
-	    (!ctx->pif.pi_first &&
-	     cap.lbmd_pi_offset + cap.lbmd_pi_size != cap.lbmd_size) ||
-	    cap.lbmd_pi_size != pi_tuple_size(ctx->pif.guard)) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: unsupported PI layout: protection interval %u bytes, metadata %u bytes, PI %u bytes at byte %u of the metadata",
-			 ctx->path, cap.lbmd_interval, cap.lbmd_size,
-			 cap.lbmd_pi_size, cap.lbmd_pi_offset);
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	r = devdesc_lbmd_pif(&t->lbmd, &ctx->pif, why, sizeof(why));
+	if (r)
+		snprintf(ctx->errmsg, sizeof(ctx->errmsg), "%s: %s", ctx->path,
+			 why);
+	return r;
 }
 
 /*

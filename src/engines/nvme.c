@@ -41,6 +41,7 @@
 #include <liburing.h>
 #endif
 
+#include "device/devdesc.h"
 #include "engines/engine.h"
 #include "proto/nvme_parse.h"
 #include "conf/options.h"
@@ -344,41 +345,26 @@ static int nvme_uring_getevents(struct nvme_data *d, unsigned int min)
 
 /* ---- the namespace's format ---- */
 
-/* Identify Namespace (+ NVM Command Set) into @buf, and what it means. */
-static int nvme_format_from(struct dix_eng_ctx *ctx, struct nvme_data *d,
-			    uint8_t *buf)
+/* The namespace's format from its description (device/devdesc_nvme.c). */
+static int nvme_format(struct dix_eng_ctx *ctx, struct nvme_data *d)
 {
-	struct nvme_ns_format f;
-	struct nvme_nvm_ns n;
-	int st;
+	const struct devdesc_nvme *dn = &ctx->desc->nvme;
+	const struct nvme_ns_format *f = &dn->f;
+	const struct nvme_nvm_ns *n = &dn->n;
+	int r;
 
-	if (nvme_get_nsid(d->fd, &d->nsid)) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s is not an NVMe namespace (NVME_IOCTL_ID: %s)",
-			 d->name, strerror(errno));
-		return -ENODEV;
-	}
-	memset(buf, 0, NVME_IDENTIFY_LEN);
-	st = nvme_identify_ns(d->fd, d->nsid, (struct nvme_id_ns *)buf);
-	if (st || nvme_parse_id_ns(buf, NVME_IDENTIFY_LEN, &f)) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: Identify Namespace %u failed: %s", d->name,
-			 d->nsid, st < 0 ? strerror(errno) : st > 0 ?
-			 nvme_status_to_string(st, false) : "malformed data");
-		return -EIO;
-	}
-	memset(buf, 0, NVME_IDENTIFY_LEN);
-	st = nvme_identify_ns_csi(d->fd, d->nsid, 0, NVME_CSI_NVM, buf);
-	if (st || nvme_parse_nvm_id_ns(buf, NVME_IDENTIFY_LEN, f.format_index, &n))
-		nvme_nvm_ns_default(&n);	/* NVMe 1.x: 16b guard only */
-
-	d->lbs = f.data_size;
-	d->ms = f.metadata_size;
-	d->ext = f.extended_lba;
+	r = devdesc_nvme_failure(dn, d->name, ctx->errmsg,
+				 sizeof(ctx->errmsg));
+	if (r)
+		return r;
+	d->nsid = dn->nsid;
+	d->lbs = f->data_size;
+	d->ms = f->metadata_size;
+	d->ext = f->extended_lba;
 	/* 48-bit (64b guard) and 80-bit (32b guard) ref tags continue in cdw3 */
-	if (f.protection_type && n.guard_bits == 64)
+	if (f->protection_type && n->guard_bits == 64)
 		d->ref_hi_mask = 0xffff;
-	else if (f.protection_type && n.guard_bits == 32)
+	else if (f->protection_type && n->guard_bits == 32)
 		d->ref_hi_mask = 0xffffffff;
 	if (ctx->lbs && ctx->lbs != d->lbs) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
@@ -387,61 +373,42 @@ static int nvme_format_from(struct dix_eng_ctx *ctx, struct nvme_data *d,
 		return -EINVAL;
 	}
 	if (ctx->pi_mode == PI_APP) {
-		if (!f.protection_type) {
+		if (!dn->has_pi) {
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "%s: --pi app needs a namespace formatted with protection information (DPS type 0, %u bytes of metadata)",
 				 d->name, d->ms);
 			return -EINVAL;
 		}
-		if (n.sts) {
+		if (n->sts) {
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "%s: storage tags (%u bits) are not supported",
-				 d->name, n.sts);
+				 d->name, n->sts);
 			return -EOPNOTSUPP;
 		}
-		ctx->pif.guard = n.guard_bits == 64 ? DIX_GUARD_CRC64 :
-				 n.guard_bits == 32 ? DIX_GUARD_CRC32C :
-				 DIX_GUARD_CRC16;
-		ctx->pif.type = f.protection_type;
-		ctx->pif.interval = d->lbs;
-		ctx->pif.ms = d->ms;
-		ctx->pif.pi_first = f.pi_first;
-		ctx->pif.interleaved = d->ext;
-		if (pi_format_check(&ctx->pif)) {
+		if (!dn->pif_ok) {
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "%s: unsupported PI format: %u-bit guard, %u bytes of metadata per %u-byte block",
-				 d->name, n.guard_bits, d->ms, d->lbs);
+				 d->name, n->guard_bits, d->ms, d->lbs);
 			return -EOPNOTSUPP;
 		}
+		ctx->pif = dn->pif;
 		d->app = true;
 		d->prinfo = PRINFO_PRCHK_GUARD | PRINFO_PRCHK_APP;
-		if (f.protection_type != 3)
+		if (f->protection_type != 3)
 			d->prinfo |= PRINFO_PRCHK_REF;
 		d->xfer_meta = true;
 		return 0;
 	}
-	if (f.protection_type) {
+	if (f->protection_type) {
 		d->prinfo = PRINFO_PRACT | PRINFO_PRCHK_GUARD;
-		if (f.protection_type != 3)
+		if (f->protection_type != 3)
 			d->prinfo |= PRINFO_PRCHK_REF;
 		/* PRACT moves no metadata when it is exactly the tuple */
-		d->xfer_meta = d->ms > n.pi_size;
+		d->xfer_meta = d->ms > n->pi_size;
 	} else {
 		d->xfer_meta = d->ms > 0;
 	}
 	return 0;
-}
-
-static int nvme_format(struct dix_eng_ctx *ctx, struct nvme_data *d)
-{
-	uint8_t *buf;
-	int r;
-
-	if (posix_memalign((void **)&buf, 4096, NVME_IDENTIFY_LEN))
-		return -ENOMEM;
-	r = nvme_format_from(ctx, d, buf);
-	free(buf);
-	return r;
 }
 
 static void nvme_free(struct nvme_data *d)
@@ -467,7 +434,7 @@ static int nvme_init(struct dix_eng_ctx *ctx)
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
-	d->timeout_ms = eng_timeout_ms(ctx, 0);	/* 0: the kernel's */
+	d->timeout_ms = eng_timeout_ms(ctx->o, 0);	/* 0: the kernel's */
 	r = nvme_format(ctx, d);
 	if (r)
 		goto fail;

@@ -49,26 +49,19 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <scsi/sg_lib.h>
 
 #include "lib/byteorder.h"
 #include "engines/engine.h"
 #include "conf/options.h"
-#include "proto/scsi_parse.h"
+#include "device/devdesc.h"
 #include "engines/sg.h"
 #include "engines/sgnode.h"
 #include "engines/threadq.h"
 #include "lib/util.h"
 
-#define SG_SENSE_LEN	96
-/* Without --timeout: long enough for an array's path failover or a
- * drive's own error recovery, which sd allows 30 s a try and retries. */
-#define SG_TIMEOUT_MS	60000
-#define DIF_TUPLE	8	/* T10 DIF: guard 2, app 2, ref 4 */
+#define DIF_TUPLE	SGIO_DIF_TUPLE
 /* The sg driver's limit of commands per open file (SG_MAX_QUEUE in sg.c). */
 #define SG_FD_QUEUE	16
 /* Open files per worker: one per slot up to here (RLIMIT_NOFILE is 1024). */
@@ -81,13 +74,6 @@
  * context switches beyond a few KiB.
  */
 #define SG_ASYNC_MAX	8192
-
-static int sg_ioctl_transport(int fd, struct sg_io_hdr *hdr)
-{
-	return ioctl(fd, SG_IO, hdr) < 0 ? -errno : 0;
-}
-
-int (*dix_sg_transport)(int fd, struct sg_io_hdr *hdr) = sg_ioctl_transport;
 
 static int sg_async_open(int blkfd, char *node, size_t nlen, char *why,
 			 size_t wlen)
@@ -157,7 +143,7 @@ struct sg_slot {
 	/* async: the command while it is in the driver */
 	struct sg_io_hdr h;
 	uint8_t cdb[32];
-	uint8_t sense[SG_SENSE_LEN];
+	uint8_t sense[SGIO_SENSE_LEN];
 	size_t xfer;
 	void *buf;
 };
@@ -182,99 +168,6 @@ struct sg_data {
 	struct pollfd pfd[SG_FD_MAX];
 	struct dix_io **ready;
 };
-
-static void sg_hdr(const struct sg_data *d, struct sg_io_hdr *h,
-		   uint8_t *cdb, int cdb_len, int dir, void *buf,
-		   unsigned int len, uint8_t *sense)
-{
-	memset(h, 0, sizeof(*h));
-	h->interface_id = 'S';
-	h->cmdp = cdb;
-	h->cmd_len = cdb_len;
-	h->dxfer_direction = dir;
-	h->dxferp = buf;
-	h->dxfer_len = len;
-	h->sbp = sense;
-	h->mx_sb_len = SG_SENSE_LEN;
-	h->timeout = d->timeout_ms;
-}
-
-/*
- * "SCSI status Check Condition, Medium Error: Unrecovered read error (ASC
- * 0x11 ASCQ 0x00)", with the host status in front when there is one.
- */
-static void sg_describe(const struct sg_io_hdr *h, const struct scsi_sense *s,
-			int have_sense, char *out, size_t len)
-{
-	char st[32], key[32], asc[80], host[24] = "";
-
-	if (h->host_status)
-		snprintf(host, sizeof(host), "host status 0x%x, ",
-			 h->host_status);
-	sg_get_scsi_status_str(h->status, sizeof(st), st);
-	if (!have_sense) {
-		snprintf(out, len, "%sSCSI status %s (0x%x), driver status 0x%x, no sense data",
-			 host, st, h->status, h->driver_status);
-		return;
-	}
-	sg_get_sense_key_str(s->sense_key, sizeof(key), key);
-	sg_get_asc_ascq_str(s->asc, s->ascq, sizeof(asc), asc);
-	if (s->info_valid)
-		snprintf(out, len, "%sSCSI status %s, %s: %s (ASC 0x%02x ASCQ 0x%02x) at LBA %llu",
-			 host, st, key, asc, s->asc, s->ascq,
-			 (unsigned long long)s->info);
-	else
-		snprintf(out, len, "%sSCSI status %s, %s: %s (ASC 0x%02x ASCQ 0x%02x)",
-			 host, st, key, asc, s->asc, s->ascq);
-}
-
-/*
- * The outcome of a completed SG_IO: 0 success, 1 success with a recovered
- * error, or -errno with *kind set for protection information failures.
- * Unless it is 0, @msg describes the status and sense.
- * Sense data is believed even next to a host status: initiators and
- * scsi_debug report a failed PI check as DID_ABORT plus the device's
- * sense, and the sense is what names the tag.
- */
-static int sg_outcome(const struct sg_io_hdr *h, char *msg, size_t len,
-		      int *kind, char *status, size_t slen)
-{
-	struct scsi_sense s;
-	int have_sense;
-
-	*kind = DIX_ERR_NR;
-	msg[0] = '\0';
-	if (status)
-		status[0] = '\0';
-	memset(&s, 0, sizeof(s));
-	if ((h->info & SG_INFO_OK_MASK) == SG_INFO_OK)
-		return 0;
-	have_sense = h->sb_len_wr > 0 &&
-		     !scsi_parse_sense(h->sbp, h->sb_len_wr, &s);
-	sg_describe(h, &s, have_sense, msg, len);
-	if (have_sense && status)
-		snprintf(status, slen, "ASC %02x/%02x", s.asc, s.ascq);
-	if (!have_sense)
-		return h->host_status == 0x03 ? -ETIMEDOUT : -EIO; /* DID_TIME_OUT */
-	if (s.sense_key == 0x1 && !h->host_status)	/* RECOVERED ERROR */
-		return 1;
-	switch (s.pi) {
-	case SCSI_PI_GUARD:
-		*kind = DIX_ERR_GUARD;
-		return -EILSEQ;
-	case SCSI_PI_APP:
-		*kind = DIX_ERR_APP;
-		return -EILSEQ;
-	case SCSI_PI_REF:
-		*kind = DIX_ERR_REF;
-		return -EILSEQ;
-	case SCSI_PI_OTHER:
-		*kind = DIX_ERR_UNKNOWN;
-		return -EILSEQ;
-	default:
-		return -EIO;
-	}
-}
 
 static uint8_t *sg_bounce(struct sg_data *d, unsigned int idx, size_t len)
 {
@@ -336,8 +229,8 @@ static int sg_prepare(struct sg_data *d, struct dix_io *io,
 		put_be32(cdb + 10, nblk);
 		cdb_len = 16;
 	}
-	sg_hdr(d, h, cdb, cdb_len, wr ? SG_DXFER_TO_DEV : SG_DXFER_FROM_DEV, buf,
-	       *xfer, sense);
+	sgio_hdr(h, cdb, cdb_len, wr ? SG_DXFER_TO_DEV : SG_DXFER_FROM_DEV, buf,
+		 *xfer, sense, d->timeout_ms);
 	*bufp = buf;
 	return 0;
 }
@@ -353,8 +246,8 @@ static void sg_finish(struct sg_data *d, struct dix_io *io,
 	uint32_t per = d->lbs + (d->prot ? DIF_TUPLE : 0);
 	int kind, r;
 
-	r = sg_outcome(h, io->detail, sizeof(io->detail), &kind, io->status,
-		       sizeof(io->status));
+	r = sgio_outcome(h, io->detail, sizeof(io->detail), &kind, io->status,
+			 sizeof(io->status));
 	if (r < 0) {
 		io->res = r;
 		io->errkind = kind;
@@ -375,7 +268,7 @@ static void sg_finish(struct sg_data *d, struct dix_io *io,
 static void sg_run(void *arg, struct dix_io *io)
 {
 	struct sg_data *d = arg;
-	uint8_t cdb[32], sense[SG_SENSE_LEN];
+	uint8_t cdb[32], sense[SGIO_SENSE_LEN];
 	struct sg_io_hdr h;
 	size_t xfer;
 	void *buf;
@@ -389,71 +282,6 @@ static void sg_run(void *arg, struct dix_io *io)
 		return;
 	}
 	sg_finish(d, io, &h, xfer, buf);
-}
-
-/* READ CAPACITY(16): the block length and how the medium is protected. */
-static int sg_readcap(struct sg_data *d, struct scsi_readcap16 *rc,
-		      struct dix_eng_ctx *ctx)
-{
-	uint8_t cdb[16], sense[SG_SENSE_LEN], buf[32];
-	struct sg_io_hdr h;
-	char msg[256];
-	int r, kind;
-
-	memset(cdb, 0, sizeof(cdb));
-	memset(buf, 0, sizeof(buf));
-	cdb[0] = 0x9e;
-	cdb[1] = 0x10;
-	put_be32(cdb + 10, sizeof(buf));
-	sg_hdr(d, &h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf),
-	       sense);
-	r = dix_sg_transport(d->fd, &h);
-	if (r < 0) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: SG_IO failed (%s): not a SCSI device?", d->name,
-			 strerror(-r));
-		return r;
-	}
-	r = sg_outcome(&h, msg, sizeof(msg), &kind, NULL, 0);
-	if (r < 0) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%.40s: READ CAPACITY(16) failed: %.180s", d->name, msg);
-		return r;
-	}
-	if (scsi_parse_readcap16(buf, sizeof(buf) - (h.resid > 0 ? h.resid : 0),
-				 rc)) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: READ CAPACITY(16) returned malformed data",
-			 d->name);
-		return -EBADMSG;
-	}
-	return 0;
-}
-
-/*
- * scsi_debug takes a protected WRITE through pass-through as plain data of
- * the CDB's length: the tuples would be stored as data and reads come back
- * short.  Refuse --pi app there instead of producing nonsense.
- * Return: 1 when the INQUIRY product identification is scsi_debug.
- */
-static int sg_is_scsi_debug(struct sg_data *d)
-{
-	uint8_t cdb[6] = { 0x12, 0, 0, 0, 96, 0 }, sense[SG_SENSE_LEN], buf[96];
-	struct scsi_inquiry inq;
-	struct sg_io_hdr h;
-	char msg[256];
-	int kind;
-
-	memset(buf, 0, sizeof(buf));
-	sg_hdr(d, &h, cdb, sizeof(cdb), SG_DXFER_FROM_DEV, buf, sizeof(buf),
-	       sense);
-	if (dix_sg_transport(d->fd, &h) ||
-	    sg_outcome(&h, msg, sizeof(msg), &kind, NULL, 0))
-		return 0;
-	if (scsi_parse_inquiry(buf, sizeof(buf) - (h.resid > 0 ? h.resid : 0),
-			       &inq))
-		return 0;
-	return !strcmp(inq.product, "scsi_debug");
 }
 
 static void sg_free(struct sg_data *d)
@@ -548,18 +376,23 @@ threads:
 static int sg_init(struct dix_eng_ctx *ctx)
 {
 	struct sg_data *d = xcalloc(1, sizeof(*d));
-	struct scsi_readcap16 rc;
+	const struct devdesc_scsi *s;
+	const struct scsi_readcap16 *rc;
 	int r;
 
 	d->fd = ctx->fd;
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
-	d->timeout_ms = eng_timeout_ms(ctx, SG_TIMEOUT_MS);
-	r = sg_readcap(d, &rc, ctx);
+	d->timeout_ms = eng_timeout_ms(ctx->o, SGIO_TIMEOUT_MS);
+	/* the disk's block length and format: its description (device/) */
+	s = &ctx->desc->scsi;
+	r = devdesc_scsi_rc_failure(s, d->name, ctx->errmsg,
+				    sizeof(ctx->errmsg));
 	if (r)
 		goto fail;
-	d->lbs = rc.block_length;
+	rc = &s->rc;
+	d->lbs = rc->block_length;
 	if (ctx->lbs && ctx->lbs != d->lbs) {
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 			 "%s: READ CAPACITY(16) says %u-byte blocks, the kernel %u",
@@ -568,36 +401,36 @@ static int sg_init(struct dix_eng_ctx *ctx)
 		goto fail;
 	}
 	if (ctx->pi_mode == PI_APP) {
-		if (!rc.prot_en) {
+		if (!s->has_pi) {
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "%s: --pi app needs a medium formatted with protection information (READ CAPACITY(16) PROT_EN=0)",
 				 d->name);
 			r = -EINVAL;
 			goto fail;
 		}
-		if (sg_is_scsi_debug(d)) {
+		/*
+		 * scsi_debug takes a protected WRITE through pass-through as
+		 * plain data of the CDB's length: the tuples would be stored
+		 * as data and reads come back short.
+		 */
+		if (s->scsi_debug) {
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "%s: scsi_debug does not take PI interleaved in a pass-through buffer (it would store the tuples as data): use --pi off here, or --engine io_uring --pi app",
 				 d->name);
 			r = -EOPNOTSUPP;
 			goto fail;
 		}
-		if (rc.p_i_exponent) {
+		if (rc->p_i_exponent) {
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "%s: %u protection intervals per logical block (P_I_EXPONENT %u) are not supported by the sg engine",
-				 d->name, 1u << rc.p_i_exponent,
-				 rc.p_i_exponent);
+				 d->name, 1u << rc->p_i_exponent,
+				 rc->p_i_exponent);
 			r = -EOPNOTSUPP;
 			goto fail;
 		}
 		d->prot = 1;
-		d->cdb32 = rc.protection_type == 2;
-		ctx->pif.guard = DIX_GUARD_CRC16;
-		ctx->pif.type = rc.protection_type;
-		ctx->pif.interval = d->lbs;
-		ctx->pif.ms = DIF_TUPLE;
-		ctx->pif.pi_first = false;
-		ctx->pif.interleaved = true;
+		d->cdb32 = rc->protection_type == 2;
+		ctx->pif = s->pif;
 	}
 	/* SG_IO is never split; with --pi app the tuples travel in its
 	 * buffer after each block */

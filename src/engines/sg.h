@@ -2,11 +2,12 @@
 /*
  * sg.h - the sg engine's transport hooks.
  *
- * Every blocking command the sg engine sends (READ CAPACITY(16),
- * READ/WRITE(16), READ/WRITE(32) at --iodepth 1 or on threads) goes through
- * dix_sg_transport (SG_IO on the target's descriptor), the asynchronous
- * ones (--iodepth > 1) through dix_sg_async (write()/poll()/read() on the
- * disk's /dev/sgN).  The unit test points both at an emulated DIF disk so
+ * Every blocking command the sg engine sends (READ/WRITE(16), READ/WRITE(32)
+ * at --iodepth 1 or on threads) goes through dix_sg_transport
+ * (device/devdesc_scsi.h: SG_IO on the target's descriptor, which also
+ * carries the description's INQUIRY and READ CAPACITY(16)), the
+ * asynchronous ones (--iodepth > 1) through dix_sg_async
+ * (write()/poll()/read() on the disk's /dev/sgN).  The unit test points both at an emulated DIF disk so
  * that interleaved protection information is checked like a real
  * DIF-formatted drive would (scsi_debug ignores PI interleaved in a
  * pass-through buffer).
@@ -19,17 +20,7 @@
 
 #include <scsi/sg.h>
 
-/**
- * dix_sg_transport - send one SCSI command.
- * @fd: the target's descriptor (block device or /dev/sgN)
- * @hdr: a filled sg_io_hdr; on return its status, sense and resid fields
- *	are set as SG_IO sets them
- *
- * May be called from several threads at once.
- * Return: 0 when the command reached the device (its outcome is in @hdr),
- * or -errno when it could not be sent.
- */
-extern int (*dix_sg_transport)(int fd, struct sg_io_hdr *hdr);
+#include "device/devdesc_scsi.h"
 
 /**
  * struct dix_sg_async_ops - the sg driver's asynchronous interface, used

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/byteorder.h"
+#include "device/devdesc.h"
 #include "engines/engine.h"
 #include "engines/sg.h"
 #include "conf/options.h"
@@ -435,6 +436,22 @@ static void gen(const struct pi_format *f, struct bufs *b, uint64_t lba,
 	pi_generate(f, b->data, b->meta, b->io.len / LBS, &p);
 }
 
+/*
+ * The emulated disk's description, as devs_open() makes it for the run:
+ * the SCSI provider asks the disk through the same transport.
+ */
+static struct dix_devdesc desc;
+
+static const struct dix_devdesc *describe(unsigned int timeout_ms)
+{
+	memset(&desc, 0, sizeof(desc));
+	desc.path = "emul";
+	desc.fd = -1;		/* never used: the transport is the emulator */
+	desc.lbs = LBS;
+	devdesc_ask(&desc, DEVDESC_ASK_SCSI, timeout_ms);
+	return &desc;
+}
+
 static int ctx_init(struct dix_eng_ctx *ctx, int mode, unsigned int depth)
 {
 	memset(ctx, 0, sizeof(*ctx));
@@ -443,6 +460,7 @@ static int ctx_init(struct dix_eng_ctx *ctx, int mode, unsigned int depth)
 	ctx->lbs = LBS;
 	ctx->path = "emul";
 	ctx->pi_mode = mode;
+	ctx->desc = describe(0);
 	return engine_sg.init(ctx);
 }
 
@@ -787,6 +805,7 @@ static void test_size_policy(void)
 		ctx.path = "emul";
 		ctx.pi_mode = c[i].mode;
 		ctx.io_size = c[i].io;
+		ctx.desc = describe(0);
 		is_int(engine_sg.init(&ctx), 0, "size policy: init");
 		ok(!strcmp(path_of(&ctx), c[i].path), "%llu-byte I/Os, --pi %s: path %s (%s)",
 		   (unsigned long long)c[i].io, c[i].mode == PI_APP ? "app" : "off",
@@ -816,8 +835,10 @@ static void test_timeout(void)
 		ctx.pi_mode = PI_OFF;
 		ctx.o = &o;
 		emu.timeout = 0;
+		/* devs_open() asks with the run's --timeout */
+		ctx.desc = describe(eng_timeout_ms(&o, 0));
+		is_int(emu.timeout, 2500, "  the description's READ CAPACITY(16) carries 2500 ms");
 		ok(engine_sg.init(&ctx) == 0, "--timeout 2.5, depth %u: init", depth);
-		is_int(emu.timeout, 2500, "  READ CAPACITY(16) carries 2500 ms");
 		io_setup(&w, 0, 8);
 		emu.timeout = 0;
 		run1(&ctx, &w.io, DIX_WRITE, 40);
@@ -828,8 +849,15 @@ static void test_timeout(void)
 	}
 	o.timeout = 0;
 	emu.timeout = 0;
+	ctx.desc = describe(eng_timeout_ms(&o, 0));
+	is_int(emu.timeout, 60000, "--timeout 0: the description's READ CAPACITY(16) carries the provider's own 60 s");
 	is_int(engine_sg.init(&ctx), 0, "--timeout 0: init");
-	is_int(emu.timeout, 60000, "  the engine's own 60 s");
+	io_setup(&w, 0, 8);
+	emu.timeout = 0;
+	run1(&ctx, &w.io, DIX_WRITE, 40);
+	ok(w.io.res == 8 * LBS && emu.timeout == 60000,
+	   "  a write carries the engine's own 60 s");
+	io_free(&w);
 	engine_sg.cleanup(&ctx);
 }
 
