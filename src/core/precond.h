@@ -15,7 +15,7 @@
  *
  * The decision is a pure function of the options, the target and the
  * engine, so the unit tests drive it without a device; the writing itself
- * is the workers' job (job.c) and its bookkeeping run.c's.
+ * is the workers' job (job-loop.c) and its bookkeeping run.c's.
  */
 #ifndef DIX_PRECOND_H
 #define DIX_PRECOND_H

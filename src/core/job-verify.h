@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * job-verify.h - the block checks of a worker's reads (--verify): every
+ * block read is held against the header and pattern its write stamped
+ * (verify/verify.h); a bad one becomes a bad extent, a never-written one is
+ * counted (and bad with --verify strict); a --journal check pass also
+ * judges the versions found.  Once the blocks are checked, open extents
+ * next to them may close.
+ *
+ * Inline: the depth loop checks every read here, and the intact blocks of
+ * a read go through in one verify_run() call.
+ */
+#ifndef DIX_JOB_VERIFY_H
+#define DIX_JOB_VERIFY_H
+
+#include <stdint.h>
+
+#include "core/job-ctx.h"
+#include "core/job-extents.h"
+#include "core/job-journal.h"
+#include "lib/util.h"
+#include "verify/extent.h"
+#include "verify/verify.h"
+
+/** verify_read() - check every block of the completed read @io. */
+static inline void verify_read(struct wctx *x, struct dix_io *io)
+{
+	const unsigned char *b = io->buf;
+	struct verify_fail f;
+	struct bad_extent bad;
+	uint32_t i;
+
+	for (i = 0; i < io->len; i += x->lbs) {
+		enum verify_kind k;
+		uint32_t n, j;
+
+		/* intact blocks in one call; only the others one by one */
+		n = verify_run(b + i, io->len - i, x->lbs, io->offset + i);
+		/* --journal check pass: the intact run's versions too */
+		if (x->r->journal && !x->r->journal_write)
+			for (j = 0; j < n; j += x->lbs)
+				journal_refuses(x, b + i + j, io->offset + i + j, 1);
+		i += n;
+		if (i >= io->len)
+			break;
+		k = verify_block(b + i, x->lbs, io->offset + i, &f);
+		if (x->r->journal && !x->r->journal_write &&
+		    (k == VF_OK || k == VF_UNWRITTEN) &&
+		    journal_refuses(x, b + i, io->offset + i, k == VF_OK))
+			continue;
+		if (k == VF_OK)
+			continue;
+		if (k == VF_UNWRITTEN) {
+			cadd(&x->w->c.unwritten, 1);
+			if (x->o->verify != VERIFY_STRICT)
+				continue;
+		}
+		verify_extent(&f, x->lbs, &bad);
+		record_bad(x, &bad);
+	}
+}
+
+/** checked() - the blocks of @io were checked: open extents next to them may close. */
+static inline void checked(struct wctx *x, const struct dix_io *io)
+{
+	tracker_checked(&x->w->ext, io->offset / x->lbs, io->len / x->lbs,
+			dix_now());
+}
+
+#endif
