@@ -37,13 +37,8 @@ run_dix "$WORK/8.json" "$WORK/8.err" --dev "$F" --size 8m --rw randread --bs 16k
 	> "$WORK/9.json" 2> "$WORK/9.err" || fail "sweep: $(cat "$WORK/9.err")"
 # an MPI job (when this build has MPI): ranks[] rows, events with a host
 mpi_run=
-if "$DIXLOAD" --version | grep -q '^features:.* mpi' && command -v mpirun >/dev/null; then
-	MPIRUN="mpirun --oversubscribe -np 2"
-	[ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
-	# sanitized: no leak checks of Open MPI's exit (see tests/sh/mpi.sh)
-	san=
-	"$DIXLOAD" --version | grep -q '^sanitizers:' && san=:detect_leaks=0
-	ASAN_OPTIONS="${ASAN_OPTIONS:-}$san" $MPIRUN "$DIXLOAD" --dev "$WORK/m%r.img" --size 8m --rw randrw --bs 16k \
+if have_mpi; then
+	mpi_dix 2 --dev "$WORK/m%r.img" --size 8m --rw randrw --bs 16k \
 		--runtime 3 --interval 500 --exec 'true@1.5' --output-format json \
 		>"$WORK/7.json" 2>"$WORK/7.err" || fail "MPI run: $(cat "$WORK/7.err")"
 	mpi_run=$WORK/7.json

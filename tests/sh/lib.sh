@@ -42,6 +42,25 @@ need_feature() {
 	done
 }
 
+# have_mpi - true when this dixload was built with MPI and mpirun is installed
+# (a test that adds an MPI job to its runs when it can).
+have_mpi() {
+	"$DIXLOAD" --version | grep -q '^features:.* mpi' && command -v mpirun >/dev/null
+}
+
+# mpi_dix NP ARGS... - dixload ARGS under mpirun -np NP: oversubscribed (more
+# ranks than this host's CPUs), allowed as root (CI), and, in a sanitized
+# build, without leak checks of Open MPI's exit (see tests/sh/mpi.sh).
+mpi_dix() {
+	_np=$1
+	shift
+	_mpirun="mpirun --oversubscribe -np $_np"
+	[ "$(id -u)" = 0 ] && _mpirun="$_mpirun --allow-run-as-root"
+	_san=
+	"$DIXLOAD" --version | grep -q '^sanitizers:' && _san=:detect_leaks=0
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}$_san" $_mpirun "$DIXLOAD" "$@"
+}
+
 need_python() { command -v python3 >/dev/null || skip "python3 not installed (needed to parse JSON)"; }
 
 # need_root WHAT - skip unless root; WHAT names what needs it.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Seed scenario: crct10dif_pclmul hot-loaded at 10 s of a dif1 load on a fresh disk: dixload's own preconditioning (JSON object, no never-written reads in any interval), transform event, steady before, ratio >= 1.3, change within 2 s, and a well-formed --plot naming the module.
+# Seed scenario: crct10dif_pclmul hot-loaded at 10 s of a dif1 load on a fresh disk: dixload's own preconditioning (JSON object, no never-written reads in any interval), transform event, steady before, no never-written share in either window, ratio >= 1.3, change within 2 s, and a well-formed --plot naming the module.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 need_vm
@@ -88,7 +88,13 @@ if len(tr) != 1 or tr[0]["event"] != "modprobe crct10dif_pclmul":
     fail("want one transition row for the module load, got %s" % tr)
 tr = tr[0]
 show_tr("seed", tr)
-print("before: trend %s, steady %s" % (tr["before_trend"], tr["steady"]))
+print("before: trend %s, steady %s; never-written reads %s before, %s after"
+      % (tr["before_trend"], tr["steady"], tr["before_unwritten"], tr["after_unwritten"]))
+# preconditioned: both windows' reads are checked ones, so the verdict
+# rests on no never-written share (issue 28's rule leaves it alone)
+for side in ("before_unwritten", "after_unwritten"):
+    if not tr[side] or tr[side]["share"] != 0:
+        fail("%s after preconditioning: %s" % (side, tr[side]))
 
 # the plot: well-formed, and the module named at the marker of the load
 try:
