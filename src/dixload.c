@@ -13,7 +13,6 @@
 
 #include "report/compare.h"
 #include "pi/crcbench.h"
-#include "kernel/cryptobind.h"
 #include "core/dev.h"
 #include "engines/engine.h"
 #include "kernel/hotload.h"
@@ -92,7 +91,8 @@ static void usage(FILE *f)
 "capture.\n"
 "\n"
 "Options (profile files use the same names as keys, except those marked\n"
-"(command line only)):\n");
+"(command line only); each engine's own options are listed under it in\n"
+"ENGINES, and are taken with that engine only):\n");
 	opts_print_help(f);
 	fprintf(f,
 "  --help                     this text\n"
@@ -115,6 +115,8 @@ static void usage(FILE *f)
 			(*e)->targets & DIX_TGT_SCSI ? "SCSI disks" : "NVMe namespaces",
 			app[(*e)->app_pi], (*e)->needs ? "; needs " : "",
 			(*e)->needs ? (*e)->needs : "");
+		if ((*e)->options)
+			opts_print_rows(f, (*e)->options, "             ");
 	}
 	fprintf(f,
 "\n"
@@ -246,11 +248,14 @@ static int cli_sets(int argc, char **argv, const char *name)
 
 /*
  * Settings precedence: table defaults < profile < command line.  The
- * command line is parsed twice: once to find --profile, once (after the
- * profile) so its values win.
+ * command line is parsed twice: once to find --profile and --engine (every
+ * engine's options are read then, for their syntax only), once after the
+ * profile so its values win.  The engine comes first, the command line's,
+ * else the profile's, else the default: its options are its rows, and
+ * another engine's option is refused naming the engines that take it.
  */
 static int build_opts(int argc, char **argv, struct dix_opts *o,
-		      int *list_profiles)
+		      const struct dix_engine **eng, int *list_profiles)
 {
 	const char *profile = NULL;
 	struct dix_opts scratch;
@@ -261,17 +266,35 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 	opts_init(o);
 	opts_init(&scratch);
 	r = parse_cli(argc, argv, &scratch, &profile, list_profiles);
+	if (!r && profile) {
+		r = profile_find(profile, path, sizeof(path));
+		if (r)
+			dix_err("profile '%s' not found (searched: %s; see --list-profiles)",
+				profile, path);
+	}
+	/* the profile's engine=, unless the command line names one */
+	if (!r && profile && !cli_sets(argc, argv, "engine")) {
+		opts_free(&scratch);
+		opts_init(&scratch);
+		r = profile_load(path, &scratch, err, sizeof(err));
+		if (r)
+			dix_err("%s", err);
+	}
+	if (!r) {
+		*eng = engine_find(scratch.engine);
+		if (!*eng) {
+			engine_names(NULL, err, sizeof(err));
+			dix_err("--engine: '%s' is not available (allowed: %s)",
+				scratch.engine, err);
+			r = -EINVAL;
+		}
+	}
 	opts_free(&scratch);
 	if (r)
 		return r;
 
+	o->opt_engine = (*eng)->name;
 	if (profile) {
-		r = profile_find(profile, path, sizeof(path));
-		if (r) {
-			dix_err("profile '%s' not found (searched: %s; see --list-profiles)",
-				profile, path);
-			return r;
-		}
 		r = profile_load(path, o, err, sizeof(err));
 		if (r) {
 			dix_err("%s", err);
@@ -361,16 +384,11 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	struct dix_devdesc t;
 	struct dix_dev d;
 	struct dix_run r;
-	char err[1024], warn[512], *path = NULL;
+	char err[1024], warn[512], load[128], *path = NULL;
 	int status;
 
 	if (o->dev) {
-		dix_err("--engine %s takes no --dev: its load is the kernel crypto API (--alg)",
-			eng->name);
-		return DIX_EXIT_USAGE;
-	}
-	if (!o->alg) {
-		dix_err("--engine %s needs --alg (see ENGINES in --help)",
+		dix_err("--engine %s takes no --dev: its load is the kernel crypto API, named by its own options (ENGINES in --help)",
 			eng->name);
 		return DIX_EXIT_USAGE;
 	}
@@ -387,12 +405,6 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 			eng->name);
 		return DIX_EXIT_USAGE;
 	}
-	if (o->tfms % o->jobs) {
-		dix_err("--tfms %llu is not a multiple of --jobs %llu (each job holds --tfms / --jobs TFMs)",
-			(unsigned long long)o->tfms,
-			(unsigned long long)o->jobs);
-		return DIX_EXIT_USAGE;
-	}
 	if (actions_check(o, err, sizeof(err))) {
 		dix_err("%s", err);
 		return DIX_EXIT_USAGE;
@@ -404,9 +416,14 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	}
 	if (check_output_files(o))
 		return DIX_EXIT_USAGE;
-	if (asprintf(&path, "%s:%s", eng->name, o->alg) < 0)
+	load[0] = '\0';
+	if (eng->setup && eng->setup(o, load, sizeof(load))) {
+		dix_err("--engine %s: %s", eng->name, load);
 		return DIX_EXIT_USAGE;
-	devdesc_open_crypto(&t, path, o->alg,
+	}
+	if (asprintf(&path, "%s:%s", eng->name, load) < 0)
+		return DIX_EXIT_USAGE;
+	devdesc_open_crypto(&t, path, load,
 			   o->size ? o->size + o->offset :
 			   CRYPTO_DEFAULT_SIZE + o->offset, o->bs);
 	if (devdesc_fit_region(&t, o, err, sizeof(err), warn, sizeof(warn))) {
@@ -414,7 +431,6 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 		free(path);
 		return DIX_EXIT_USAGE;
 	}
-	cryptobind_init(o->alg, o->tfms, o->rebind);
 	memset(&r, 0, sizeof(r));
 	memset(&d, 0, sizeof(d));
 	o->precondition = PRECOND_OFF;
@@ -505,7 +521,7 @@ static int run_main(int argc, char **argv)
 	int list_profiles = 0, status = DIX_EXIT_USAGE;
 
 	/* @o is initialised (to be freed) whatever build_opts() returns */
-	if (build_opts(argc, argv, &o, &list_profiles))
+	if (build_opts(argc, argv, &o, &eng, &list_profiles))
 		goto out;
 	if (list_profiles) {
 		profile_list(stdout);
@@ -514,23 +530,10 @@ static int run_main(int argc, char **argv)
 	}
 	if (mpi_begin(&o, &mpi))
 		goto out;
-	eng = engine_find(o.engine);
-	if (!eng) {
-		engine_names(NULL, err, sizeof(err));
-		dix_err("--engine: '%s' is not available (allowed: %s)",
-			o.engine, err);
-		goto fail;
-	}
 	if (mpi && check_mpi(&o, eng))
 		goto fail;
-	/* a timeout dixload cannot set must not look as if it were set */
-	if (o.timeout > 0 && !engine_passes_through(eng)) {
-		engine_names(engine_passes_through, err, sizeof(err));
-		dix_err("--timeout: --engine %s %s; the engines that take it: %s",
-			eng->name, engine_is_crypto(eng) ?
-			"sends no commands to a device" :
-			"goes through the block layer, where the command timeout is the device's (/sys/block/DEV/device/timeout, or nvme_core's io_timeout)",
-			err);
+	if (eng->check && eng->check(&o, err, sizeof(err))) {
+		dix_err("%s", err);
 		goto fail;
 	}
 	if (engine_is_crypto(eng)) {
@@ -540,17 +543,6 @@ static int run_main(int argc, char **argv)
 	if (!o.dev) {
 		dix_err("--dev PATH is required (a block device or a file; see --help)");
 		goto fail;
-	}
-	if (o.alg) {
-		dix_err("--alg is for crypto engines (--engine %s drives a device)",
-			eng->name);
-		goto fail;
-	}
-	if ((o.sqpoll || o.hipri) && !(eng->flags & DIX_ENG_POLL)) {
-		engine_names(engine_polls, err, sizeof(err));
-		dix_err("--%s: --engine %s does not poll (engines that do: %s)",
-			o.sqpoll ? "sqpoll" : "hipri", eng->name, err);
-		goto out;
 	}
 	if (check_pi_mode(&o, eng))
 		goto fail;
@@ -566,6 +558,10 @@ static int run_main(int argc, char **argv)
 
 	if (check_output_files(&o))
 		goto fail;
+	if (eng->setup && eng->setup(&o, err, sizeof(err))) {
+		dix_err("--engine %s: %s", eng->name, err);
+		goto fail;
+	}
 	memset(&r, 0, sizeof(r));
 	if (mpi)
 		snprintf(host, sizeof(host), "%s", dix_mpi_host(mpi));
@@ -599,6 +595,8 @@ out:
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	/* the engines' options, before any command parses one */
+	engine_options_register();
 	if (argc > 1 && !strcmp(argv[1], "probe"))
 		return probe_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "crcbench"))

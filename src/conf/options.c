@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * options.c - the option table and the one parser behind both the command
- * line and profile files.
+ * options.c - the run's option table and the one parser behind both the
+ * command line and profile files, for its rows and the engines' (see
+ * options.h: an engine's rows are taken only when it is the run's).
  */
 #include "config.h"
 
@@ -22,8 +23,6 @@ const char *const verify_names[] = { "off", "on", "strict", NULL };
 const char *const format_names[] = { "human", "json", NULL };
 const char *const pi_names[] = { "kernel", "app", "off", NULL };
 const char *const precondition_names[] = { "auto", "on", "off", NULL };
-const char *const submit_names[] = { "sync", "async", NULL };
-const char *const rebind_names[] = { "auto", "off", NULL };
 
 #define OFF(f)	((long)offsetof(struct dix_opts, f))
 
@@ -62,15 +61,7 @@ const struct dix_option dix_options[] = {
 	{
 		.name = "iodepth-batch", .type = OPT_UINT, .off = OFF(iodepth_batch),
 		.def = "4", .min = 1, .max = 4096, .metavar = "N",
-		.help = "I/Os per submit call (larger: less CPU; smaller: an async device starts sooner)",
-	},
-	{
-		.name = "sqpoll", .type = OPT_FLAG, .off = OFF(sqpoll),
-		.help = "io_uring: a kernel thread polls the submission queue (no submit system calls; it takes a CPU)",
-	},
-	{
-		.name = "hipri", .type = OPT_FLAG, .off = OFF(hipri),
-		.help = "io_uring: polled completions (needs a device with poll queues, e.g. nvme.poll_queues=N; refused elsewhere)",
+		.help = "I/Os handed to the kernel per system call (larger: less CPU; smaller: an async device starts sooner)",
 	},
 	{
 		.name = "jobs", .type = OPT_UINT, .off = OFF(jobs),
@@ -91,11 +82,6 @@ const struct dix_option dix_options[] = {
 		.name = "runtime", .type = OPT_SECONDS, .off = OFF(runtime),
 		.def = "0", .metavar = "SEC",
 		.help = "run this long, looping over the region (default: cover it once)",
-	},
-	{
-		.name = "timeout", .type = OPT_SECONDS, .off = OFF(timeout),
-		.def = "0", .metavar = "SEC",
-		.help = "command timeout of the pass-through engines (sg, nvme), 0.001 to 86400 s; 0: sg 60 s, nvme the kernel's io_timeout",
 	},
 	{
 		.name = "engine", .type = OPT_STR, .off = OFF(engine),
@@ -220,36 +206,90 @@ const struct dix_option dix_options[] = {
 		.unit = 1, .metavar = "N|R,W",
 		.help = "cap I/Os per second per direction (R,W; one number: each)",
 	},
-	{
-		.name = "alg", .type = OPT_STR, .off = OFF(alg),
-		.metavar = "NAME",
-		.help = "crypto engines: the kernel crypto API algorithm (xts(aes), sha256 ...; see ENGINES)",
-	},
-	{
-		.name = "tfms", .type = OPT_UINT, .off = OFF(tfms),
-		.def = "1", .min = 1, .max = 4096, .metavar = "N",
-		.help = "crypto engines: transforms opened, a multiple of --jobs; --iodepth is per transform",
-	},
-	{
-		.name = "submit", .type = OPT_ENUM, .off = OFF(submit),
-		.def = "sync", .allowed = submit_names, .metavar = "MODE",
-		.help = "crypto engines: sync (one request per system call) or async (AIO, --iodepth-batch per call)",
-	},
-	{
-		.name = "rebind", .type = OPT_ENUM, .off = OFF(rebind),
-		.def = "auto", .allowed = rebind_names, .metavar = "MODE",
-		.help = "crypto engines: auto reopens the transforms when the kernel selects another driver; off keeps them",
-	},
 	{ .name = NULL },
 };
 
-const struct dix_option *opt_find(const char *name)
+/*
+ * The engines' rows, told by opts_add_engine(): conf/ is below engines/ and
+ * cannot walk the engine table itself.
+ */
+#define MAX_ENGINE_TABLES	16
+static struct {
+	const char *engine;
+	const struct dix_option *rows;
+} eng_tabs[MAX_ENGINE_TABLES];
+static int n_eng_tabs;
+
+void opts_add_engine(const char *engine, const struct dix_option *rows)
+{
+	int i;
+
+	for (i = 0; i < n_eng_tabs; i++)
+		if (!strcmp(eng_tabs[i].engine, engine))
+			return;
+	if (n_eng_tabs == MAX_ENGINE_TABLES)
+		abort();	/* a build with more engines: raise the limit */
+	eng_tabs[n_eng_tabs].engine = engine;
+	eng_tabs[n_eng_tabs++].rows = rows;
+}
+
+static const struct dix_option *row_in(const struct dix_option *rows,
+				       const char *name)
 {
 	const struct dix_option *d;
 
-	for (d = dix_options; d->name; d++)
+	for (d = rows; d && d->name; d++)
 		if (!strcmp(d->name, name))
 			return d;
+	return NULL;
+}
+
+/* The rows of engine @engine (NULL: none told, or no such engine). */
+static const struct dix_option *engine_rows(const char *engine)
+{
+	int i;
+
+	for (i = 0; engine && i < n_eng_tabs; i++)
+		if (!strcmp(eng_tabs[i].engine, engine))
+			return eng_tabs[i].rows;
+	return NULL;
+}
+
+const struct dix_option *opt_find(const char *name)
+{
+	const struct dix_option *d = row_in(dix_options, name);
+	int i;
+
+	for (i = 0; !d && i < n_eng_tabs; i++)
+		d = row_in(eng_tabs[i].rows, name);
+	return d;
+}
+
+/*
+ * The row @name of a parse for @o: the run's, or its engine's; any
+ * engine's when @o names none.  NULL, and the engines that have it in
+ * @owners, when only other engines have it.
+ */
+static const struct dix_option *opt_lookup(const struct dix_opts *o,
+					   const char *name, char *owners,
+					   size_t len)
+{
+	const struct dix_option *d = row_in(dix_options, name);
+	size_t n = 0;
+	int i;
+
+	if (d)
+		return d;
+	if (!o->opt_engine)
+		return opt_find(name);
+	d = row_in(engine_rows(o->opt_engine), name);
+	if (d)
+		return d;
+	owners[0] = '\0';
+	for (i = 0; i < n_eng_tabs && n < len; i++)
+		if (row_in(eng_tabs[i].rows, name))
+			n += snprintf(owners + n, len - n, "%s%s", n ? ", " : "",
+				      eng_tabs[i].engine);
 	return NULL;
 }
 
@@ -311,21 +351,17 @@ static void allowed_list(const struct dix_option *d, char *buf, size_t len)
 			      d->allowed[i]);
 }
 
-int opt_set(struct dix_opts *o, const char *name, const char *value,
-	    char *err, size_t errlen)
+/* Parse @value for row @d into @o. */
+static int row_set(struct dix_opts *o, const struct dix_option *d,
+		   const char *value, char *err, size_t errlen)
 {
-	const struct dix_option *d = opt_find(name);
-	void *field;
+	const char *name = d->name;
+	void *field = (char *)o + d->off;
 	uint64_t u;
 	double s;
 	char buf[256];
 	int i, r;
 
-	if (!d) {
-		set_err(err, errlen, "unknown option '%s'", name);
-		return -ENOENT;
-	}
-	field = (char *)o + d->off;
 	switch (d->type) {
 	case OPT_STR:
 		if (!value || !*value) {
@@ -400,13 +436,12 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
 				name, value ? value : "");
 			return -EINVAL;
 		}
-		/* SG_IO and NVMe pass-through take whole milliseconds in
-		 * 32 bits; a day is beyond any device's error recovery */
-		if (!strcmp(name, "timeout") &&
-		    s != 0 && (s < 0.001 || s > 86400)) {
+		/* the row's range is in milliseconds; 0 is the default */
+		if ((d->min || d->max) && s != 0 &&
+		    (s * 1000 < d->min || (d->max && s * 1000 > d->max))) {
 			set_err(err, errlen,
-				"--timeout: %s is outside 0.001 to 86400 seconds (0: the engine's default)",
-				value);
+				"--%s: %s is outside %g to %g seconds (0: the default)",
+				name, value, d->min / 1000.0, d->max / 1000.0);
 			return -EINVAL;
 		}
 		*(double *)field = s;
@@ -449,39 +484,85 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
 	return -EINVAL;
 }
 
-void opts_init(struct dix_opts *o)
+int opt_set(struct dix_opts *o, const char *name, const char *value,
+	    char *err, size_t errlen)
+{
+	const struct dix_option *d;
+	char owners[256];
+
+	d = opt_lookup(o, name, owners, sizeof(owners));
+	if (d)
+		return row_set(o, d, value, err, errlen);
+	d = opt_find(name);
+	if (!d) {
+		set_err(err, errlen, "unknown option '%s'", name);
+		return -ENOENT;
+	}
+	set_err(err, errlen, "--%s%s%s: --engine %s %s; engines that take --%s: %s",
+		name, value && d->type != OPT_FLAG ? " " : "",
+		value && d->type != OPT_FLAG ? value : "", o->opt_engine,
+		d->refusal ? d->refusal : "does not take it", name, owners);
+	return -EINVAL;
+}
+
+/* The defaults of @rows into @o. */
+static void rows_init(struct dix_opts *o, const struct dix_option *rows)
 {
 	const struct dix_option *d;
 
-	memset(o, 0, sizeof(*o));
-	for (d = dix_options; d->name; d++)
-		if (d->def && opt_set(o, d->name, d->def, NULL, 0))
+	for (d = rows; d->name; d++)
+		if (d->def && row_set(o, d, d->def, NULL, 0))
 			abort();	/* a bad table default is a bug */
+}
+
+void opts_init(struct dix_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	rows_init(o, dix_options);
+	for (i = 0; i < n_eng_tabs; i++)
+		rows_init(o, eng_tabs[i].rows);
 	o->seed_set = 0;
 }
 
-void opts_free(struct dix_opts *o)
+/* Free @rows' strings and lists in @o (a field two engines share: once). */
+static void rows_free(struct dix_opts *o, const struct dix_option *rows)
 {
 	const struct dix_option *d;
 	int i;
 
-	for (d = dix_options; d->name; d++) {
+	for (d = rows; d->name; d++) {
 		void *field = (char *)o + d->off;
 
 		if (d->type == OPT_STR) {
 			free(*(char **)field);
+			*(char **)field = NULL;
 		} else if (d->type == OPT_LIST) {
 			struct str_list *l = field;
 
 			for (i = 0; i < l->n; i++)
 				free(l->v[i]);
 			free(l->v);
+			l->v = NULL;
+			l->n = 0;
 		}
 	}
+}
+
+void opts_free(struct dix_opts *o)
+{
+	int i;
+
+	rows_free(o, dix_options);
+	for (i = 0; i < n_eng_tabs; i++)
+		rows_free(o, eng_tabs[i].rows);
 	memset(o, 0, sizeof(*o));
 }
 
-void opts_dump(FILE *f, const char *engines)
+/* @rows for opts_dump(); an engine's row whose name came before: skipped. */
+static void dump_rows(FILE *f, const struct dix_option *rows, int engine,
+		      const char *engines)
 {
 	static const char *const kind[] = {
 		[CPL_NONE] = "value", [CPL_FILE] = "file",
@@ -492,7 +573,10 @@ void opts_dump(FILE *f, const char *engines)
 	const struct dix_option *d;
 	int i;
 
-	for (d = dix_options; d->name; d++) {
+	for (d = rows; d->name; d++) {
+		/* two engines' --same-name is one completion */
+		if (engine && opt_find(d->name) != d)
+			continue;
 		if (d->type == OPT_FLAG) {
 			fprintf(f, "%s\tflag\t\n", d->name);
 			continue;
@@ -509,18 +593,33 @@ void opts_dump(FILE *f, const char *engines)
 	}
 }
 
+void opts_dump(FILE *f, const char *engines)
+{
+	int i;
+
+	dump_rows(f, dix_options, 0, engines);
+	for (i = 0; i < n_eng_tabs; i++)
+		dump_rows(f, eng_tabs[i].rows, 1, engines);
+}
+
 void opts_print_help(FILE *f)
+{
+	opts_print_rows(f, dix_options, "  ");
+}
+
+void opts_print_rows(FILE *f, const struct dix_option *rows,
+		     const char *indent)
 {
 	const struct dix_option *d;
 	char left[64], buf[256];
 
-	for (d = dix_options; d->name; d++) {
+	for (d = rows; d->name; d++) {
 		if (d->metavar)
 			snprintf(left, sizeof(left), "--%s %s", d->name,
 				 d->metavar);
 		else
 			snprintf(left, sizeof(left), "--%s", d->name);
-		fprintf(f, "  %-26s %s", left, d->help);
+		fprintf(f, "%s%-26s %s", indent, left, d->help);
 		if (d->type == OPT_ENUM) {
 			allowed_list(d, buf, sizeof(buf));
 			fprintf(f, " [%s]", buf);
@@ -578,14 +677,14 @@ static const char *opt_value(const struct dix_opts *o,
 	return NULL;
 }
 
-void opts_json(struct jw *w, const char *key, const struct dix_opts *o)
+static void json_rows(struct jw *w, const struct dix_opts *o,
+		      const struct dix_option *rows)
 {
 	const struct dix_option *d;
 	char buf[64];
 	int i;
 
-	jw_obj_open(w, key);
-	for (d = dix_options; d->name; d++) {
+	for (d = rows; d && d->name; d++) {
 		const void *field = (const char *)o + d->off;
 		const char *v = opt_value(o, d, buf, sizeof(buf));
 
@@ -624,16 +723,25 @@ void opts_json(struct jw *w, const char *key, const struct dix_opts *o)
 			jw_str(w, d->name, v);
 		}
 	}
+}
+
+/* The settings of a run: its own options, then its engine's. */
+void opts_json(struct jw *w, const char *key, const struct dix_opts *o)
+{
+	jw_obj_open(w, key);
+	json_rows(w, o, dix_options);
+	json_rows(w, o, engine_rows(o->engine));
 	jw_obj_close(w);
 }
 
-void opts_print_effective(FILE *f, const struct dix_opts *o)
+static void effective_rows(FILE *f, const struct dix_opts *o,
+			   const struct dix_option *rows, int *first)
 {
 	const struct dix_option *d;
 	char buf[64];
-	int first = 1, i;
+	int i;
 
-	for (d = dix_options; d->name; d++) {
+	for (d = rows; d && d->name; d++) {
 		const char *v = opt_value(o, d, buf, sizeof(buf));
 
 		if (d->type == OPT_LIST) {
@@ -641,15 +749,23 @@ void opts_print_effective(FILE *f, const struct dix_opts *o)
 				((const char *)o + d->off);
 
 			for (i = 0; i < l->n; i++)
-				fprintf(f, "%s%s=%s", first && !i ? "" : " ",
+				fprintf(f, "%s%s=%s", *first && !i ? "" : " ",
 					d->name, l->v[i]);
 			if (l->n)
-				first = 0;
+				*first = 0;
 			continue;
 		}
 		if (!v)
 			continue;
-		fprintf(f, "%s%s=%s", first ? "" : " ", d->name, v);
-		first = 0;
+		fprintf(f, "%s%s=%s", *first ? "" : " ", d->name, v);
+		*first = 0;
 	}
+}
+
+void opts_print_effective(FILE *f, const struct dix_opts *o)
+{
+	int first = 1;
+
+	effective_rows(f, o, dix_options, &first);
+	effective_rows(f, o, engine_rows(o->engine), &first);
 }

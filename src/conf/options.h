@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * options.h - the one option table.
+ * options.h - the option tables and the one parser behind the command line
+ * and profile files.
  *
  * Every setting is described once (name, type, where it lives in struct
  * dix_opts, default, allowed values, help).  The command line, profile files
- * and the "effective settings" report all walk the same table, so a new
- * option is one table row.
+ * and the "effective settings" report all walk the same rows, so a new
+ * option is one row.  The run's own options are dix_options[]; an engine's
+ * options are rows in its struct dix_engine (engines/engine.h), told to
+ * this parser by opts_add_engine() (conf/ is below engines/), and taken
+ * only when that engine is the run's: the parser knows the engine
+ * (struct dix_opts.opt_engine) before it reads the profile and the command
+ * line.  Their fields stay in struct dix_opts, so an engine reads them at
+ * init() as before and no I/O goes through one more pointer.
  */
 #ifndef DIX_OPTIONS_H
 #define DIX_OPTIONS_H
@@ -78,6 +85,12 @@ struct str_list {
  * @tfms: transforms (TFMs) a crypto engine opens, spread over the jobs
  * @submit: how a crypto engine hands requests to the kernel
  * @rebind: reopen the TFMs when the kernel's selected driver changes
+ * @opt_engine: the engine whose options opt_set() takes (its name, static:
+ *	set before the profile and the command line are read); NULL: every
+ *	engine's (profile listings, the unit tests)
+ *
+ * @sqpoll, @hipri, @timeout, @alg, @tfms, @submit and @rebind are engine
+ * options: their rows are the engines' (io_uring; sg and nvme; kcapi).
  */
 struct dix_opts {
 	char *dev;
@@ -124,6 +137,7 @@ struct dix_opts {
 	uint64_t tfms;
 	int submit;
 	int rebind;
+	const char *opt_engine;
 };
 
 enum opt_type {
@@ -176,14 +190,18 @@ enum opt_complete {
  * @off: offset of the field in struct dix_opts (or -1 for actions)
  * @def: default value as text (NULL = empty / zero)
  * @allowed: for OPT_ENUM, the NULL-terminated list of values
- * @min: smallest accepted number (OPT_UINT/OPT_SIZE)
- * @max: largest accepted number (0 = no limit)
+ * @min: smallest accepted number (OPT_UINT/OPT_SIZE; OPT_SECONDS: in
+ *	milliseconds, and 0, the default, is accepted too)
+ * @max: largest accepted number (0 = no limit; OPT_SECONDS: milliseconds)
  * @flags: OPT_CLI_ONLY, OPT_ACTION
  * @unit: for OPT_RATE, what one unit of the value is in the stored
  *	field (1e6: --rate is given in MB/s and kept in bytes per second)
  * @complete: what the value is, for shell completion
  * @metavar: the value's name in --help
  * @help: one line of help
+ * @refusal: an engine's option: what an engine without it lacks, as the
+ *	rest of "--engine NAME ..." in the error ("does not poll"); NULL:
+ *	"does not take it"
  */
 struct dix_option {
 	const char *name;
@@ -197,11 +215,26 @@ struct dix_option {
 	enum opt_complete complete;
 	const char *metavar;
 	const char *help;
+	const char *refusal;
 };
 
 extern const struct dix_option dix_options[];
 
-/** opt_find() - the table row named @name, or NULL. */
+/**
+ * opts_add_engine() - @rows (NULL-terminated) are the options of engine
+ * @engine: opt_set() takes them when @engine is the parse's engine, and
+ * names @engine when another engine's run is given one; opts_init() sets
+ * their defaults, opts_dump() lists them, and the effective settings show
+ * them when @engine is the run's.  Called once per engine before any parse
+ * (engine_options_register() does it for every built engine); a second
+ * call for @engine changes nothing.
+ */
+void opts_add_engine(const char *engine, const struct dix_option *rows);
+
+/**
+ * opt_find() - the row named @name: the run's, else the first engine's
+ * that has one; NULL when no table has it.
+ */
 const struct dix_option *opt_find(const char *name);
 
 /** opts_init() - set every field of @o to its table default. */
@@ -214,13 +247,14 @@ void opts_free(struct dix_opts *o);
  * opt_set() - parse @value for option @name into @o.
  * @err: buffer for the reason when the value is rejected ("allowed: ...")
  *
- * Return: 0; -ENOENT for an unknown name; -EINVAL for a bad value.
+ * Return: 0; -ENOENT for an unknown name; -EINVAL for a bad value, or
+ * for an option of other engines than @o->opt_engine (@err names them).
  */
 int opt_set(struct dix_opts *o, const char *name, const char *value,
 	    char *err, size_t errlen);
 
 /**
- * opts_dump() - the option table for the completion generator
+ * opts_dump() - every option, the engines' too, for the completion generator
  * (scripts/gen-completion), one option a line: "NAME<TAB>KIND<TAB>VALUES",
  * KIND one of flag, enum, file, target, profile, module, sysfs, value;
  * VALUES the space-separated allowed values of an enum.  @engines: the
@@ -228,17 +262,24 @@ int opt_set(struct dix_opts *o, const char *name, const char *value,
  */
 void opts_dump(FILE *f, const char *engines);
 
-/** opts_print_help() - the option table as --help text. */
+/** opts_print_help() - the run's option table as --help text. */
 void opts_print_help(FILE *f);
+
+/** opts_print_rows() - @rows as --help text, each line after @indent. */
+void opts_print_rows(FILE *f, const struct dix_option *rows,
+		     const char *indent);
 
 struct jw;
 
-/** opts_print_effective() - the effective settings as one "name=value ..." line. */
+/**
+ * opts_print_effective() - the effective settings as one "name=value ..."
+ * line: the run's options, then those of its engine (@o->engine).
+ */
 void opts_print_effective(FILE *f, const struct dix_opts *o);
 
 /**
- * opts_json() - the effective settings as the JSON object member @key:
- * numbers as numbers (sizes in bytes), enums and strings as strings, lists
+ * opts_json() - the effective settings as the JSON object member @key (the
+ * run's options, then those of its engine): numbers as numbers (sizes in bytes), enums and strings as strings, lists
  * as arrays; unset options are left out.
  */
 void opts_json(struct jw *w, const char *key, const struct dix_opts *o);
@@ -248,8 +289,6 @@ extern const char *const verify_names[];
 extern const char *const format_names[];
 extern const char *const pi_names[];
 extern const char *const precondition_names[];
-extern const char *const submit_names[];
-extern const char *const rebind_names[];
 
 static inline int rw_is_random(int rw)
 {

@@ -14,6 +14,7 @@
 #include "core/dev.h"
 #include "core/run.h"
 #include "device/safety.h"
+#include "engines/passthru.h"
 #include "lib/util.h"
 
 static void free_paths(char **v, int n)
@@ -172,7 +173,7 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 	/* the device's own format and identity, for the engines that use them */
 	devdesc_ask(&d->t, (eng->targets & DIX_TGT_SCSI ? DEVDESC_ASK_SCSI : 0) |
 		    (eng->targets & DIX_TGT_NVME ? DEVDESC_ASK_NVME : 0),
-		    eng_timeout_ms(o, 0));
+		    passthru_timeout_ms(o, 0));
 	if (devdesc_fit_region(&d->t, &od, err, sizeof(err), warn,
 			      sizeof(warn))) {
 		dix_err("%s", err);

@@ -6,7 +6,10 @@
  * struct dix_engine named engine_<file name>, and one line in
  * src/engines/Makemodule.am (DIX_ENGINES += ...); the table in engines.c is
  * generated from that list.  What it can drive is data in its struct, so
- * nothing else in dixload names engines.  The job loop calls:
+ * nothing else in dixload names engines; so are its options (@options:
+ * rows of the option table, taken only when it is the run's engine) and
+ * their checks (@check), so nothing else names an engine's option.  Once
+ * per run, before the workers: check(), then setup().  The job loop calls:
  *
  *   init()                      once per worker thread
  *   queue(io)                   for each I/O; returns DIX_Q_COMPLETED when
@@ -32,9 +35,10 @@
 
 struct dix_opts;
 struct dix_devdesc;
+struct dix_option;
 
 /* Bumped when struct dix_engine or the call contract changes. */
-#define DIX_ENGINE_VERSION	2
+#define DIX_ENGINE_VERSION	3
 
 enum { DIX_Q_COMPLETED = 0, DIX_Q_QUEUED = 1 };
 
@@ -111,8 +115,8 @@ struct dix_io {
  *	block on the wire counted (an NVMe extended-LBA namespace, sg with
  *	--pi app).  0: only the device's own limits apply (the block layer
  *	splits what is larger)
- * @o: the run's options (crypto engines read --alg, --tfms, --submit,
- *	--seed, --verify from them)
+ * @o: the run's options (the engine's own among them: see @options of
+ *	struct dix_engine)
  * @job: the worker's id; @jobs: how many workers there are
  * @io_size: the largest I/O the worker will queue, in bytes (--bs, or the
  *	preconditioning writes' size); 0 when not known
@@ -159,7 +163,6 @@ static inline uint64_t eng_max_io(uint64_t max_xfer, uint32_t lbs,
 }
 
 #define DIX_ENG_SYNC	0x1	/* completes every I/O inside queue() */
-#define DIX_ENG_POLL	0x2	/* takes --sqpoll and --hipri */
 
 /* Where an engine's I/O can go (struct dix_engine.targets). */
 #define DIX_TGT_BLOCK	0x1	/* block devices and files, through the block layer */
@@ -199,11 +202,22 @@ enum dix_app_pi {
  * @version: DIX_ENGINE_VERSION the engine was written against
  * @name: --engine NAME
  * @help: one paragraph for --help
- * @flags: DIX_ENG_SYNC, DIX_ENG_POLL
+ * @flags: DIX_ENG_SYNC
  * @targets: DIX_TGT_* it can drive
  * @app_pi: enum dix_app_pi
  * @needs: what it needs from the kernel beyond the target, for probe and
  *	errors ("Linux 6.14+ io_uring PI attributes"), or NULL
+ * @options: its own options, NULL-terminated rows (conf/options.h) whose
+ *	fields are in struct dix_opts; the parser takes them only when this
+ *	is the run's engine, and --help lists them under it (NULL: none)
+ * @check: once per run, after the options are parsed: the engine's options
+ *	against each other and the run's (NULL: nothing to check).  Return 0,
+ *	or -EINVAL with the reason in @err: the option, its value, what is
+ *	allowed
+ * @setup: once per run, after @check, before the workers (NULL: none):
+ *	run-wide state; a DIX_TGT_CRYPTO engine writes the name of its load
+ *	into @name (its virtual target is "ENGINE:NAME").  Return 0 or -errno
+ *	with the reason in @name
  * @init: per-worker set-up (NULL: none); fills ctx->errmsg on failure
  * @queue: one I/O (see the top of this file)
  * @commit/@getevents/@event: asynchronous engines only
@@ -217,6 +231,9 @@ struct dix_engine {
 	unsigned int targets;
 	enum dix_app_pi app_pi;
 	const char *needs;
+	const struct dix_option *options;
+	int (*check)(const struct dix_opts *o, char *err, size_t len);
+	int (*setup)(const struct dix_opts *o, char *name, size_t len);
 	int (*init)(struct dix_eng_ctx *ctx);
 	int (*queue)(struct dix_eng_ctx *ctx, struct dix_io *io);
 	int (*commit)(struct dix_eng_ctx *ctx);
@@ -240,25 +257,6 @@ static inline int engine_bypasses_block_layer(const struct dix_engine *e)
 	return !(e->targets & DIX_TGT_BLOCK);
 }
 
-/** engine_polls() - the engine takes --sqpoll and --hipri. */
-static inline int engine_polls(const struct dix_engine *e)
-{
-	return !!(e->flags & DIX_ENG_POLL);
-}
-
-/**
- * eng_timeout_ms() - a pass-through command's timeout in whole milliseconds:
- * --timeout in @o (checked at parse time: 0.001 to 86400 s), or @dflt without
- * it (or without @o).
- */
-unsigned int eng_timeout_ms(const struct dix_opts *o, unsigned int dflt);
-
-/** engine_passes_through() - @e sends its own commands (takes --timeout). */
-static inline int engine_passes_through(const struct dix_engine *e)
-{
-	return !!(e->targets & (DIX_TGT_SCSI | DIX_TGT_NVME));
-}
-
 /** engine_is_crypto() - @e loads the kernel crypto API, not a device. */
 static inline int engine_is_crypto(const struct dix_engine *e)
 {
@@ -276,5 +274,11 @@ const struct dix_engine *engine_find(const char *name);
 
 /** engine_list() - NULL-terminated table of the built-in engines. */
 const struct dix_engine *const *engine_list(void);
+
+/**
+ * engine_options_register() - tell the option parser every built engine's
+ * options (opts_add_engine()); before the first parse.
+ */
+void engine_options_register(void);
 
 #endif

@@ -67,8 +67,11 @@ int engine_names(int (*pred)(const struct dix_engine *e), char *out, size_t len)
 	return n;
 }
 
-unsigned int eng_timeout_ms(const struct dix_opts *o, unsigned int dflt)
+void engine_options_register(void)
 {
-	return o && o->timeout > 0 ? (unsigned int)(o->timeout * 1000 + 0.5) :
-	       dflt;
+	int i;
+
+	for (i = 0; engines[i]; i++)
+		if (engines[i]->options)
+			opts_add_engine(engines[i]->name, engines[i]->options);
 }

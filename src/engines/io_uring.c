@@ -386,10 +386,26 @@ static void uring_cleanup(struct dix_eng_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/* Polling is io_uring's: no other engine has a ring to poll. */
+static const struct dix_option uring_options[] = {
+	{
+		.name = "sqpoll", .type = OPT_FLAG,
+		.off = (long)offsetof(struct dix_opts, sqpoll),
+		.help = "a kernel thread polls the submission queue (no submit system calls; it takes a CPU)",
+		.refusal = "does not poll",
+	},
+	{
+		.name = "hipri", .type = OPT_FLAG,
+		.off = (long)offsetof(struct dix_opts, hipri),
+		.help = "polled completions (needs a device with poll queues, e.g. nvme.poll_queues=N; refused elsewhere)",
+		.refusal = "does not poll",
+	},
+	{ .name = NULL },
+};
+
 const struct dix_engine engine_io_uring = {
 	.version = DIX_ENGINE_VERSION,
 	.name = "io_uring",
-	.flags = DIX_ENG_POLL,
 	.help = "io_uring via liburing, --iodepth I/Os in flight per job, batched submission, "
 		"registered file and buffers, --sqpoll and --hipri; "
 		"--pi app attaches dixload's PI to each read/write (Linux 6.14+ "
@@ -398,6 +414,7 @@ const struct dix_engine engine_io_uring = {
 	.targets = DIX_TGT_BLOCK,
 	.app_pi = DIX_APP_PI_KERNEL,
 	.needs = "Linux 6.14+ for --pi app (read/write PI attributes)",
+	.options = uring_options,
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

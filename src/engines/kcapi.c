@@ -33,14 +33,91 @@
 #include "conf/options.h"
 #include "engines/engine.h"
 #include "engines/kcapi/kc.h"
+#include "kernel/cryptobind.h"
 #include "lib/util.h"
+
+static const char *const submit_names[] = { "sync", "async", NULL };
+static const char *const rebind_names[] = { "auto", "off", NULL };
+
+#define KC_REFUSAL	"does not load the kernel crypto API"
+#define OFF(f)		((long)offsetof(struct dix_opts, f))
+
+static const struct dix_option kc_options[] = {
+	{
+		.name = "alg", .type = OPT_STR, .off = OFF(alg),
+		.metavar = "NAME", .refusal = KC_REFUSAL,
+		.help = "the algorithm, the load: xts(aes), cbc(aes), ctr(aes), gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes)), crc32c, crct10dif, sha256, hmac(sha256)",
+	},
+	{
+		.name = "tfms", .type = OPT_UINT, .off = OFF(tfms),
+		.def = "1", .min = 1, .max = 4096, .metavar = "N",
+		.refusal = KC_REFUSAL,
+		.help = "transforms opened, a multiple of --jobs; --iodepth is per transform",
+	},
+	{
+		.name = "submit", .type = OPT_ENUM, .off = OFF(submit),
+		.def = "sync", .allowed = submit_names, .metavar = "MODE",
+		.refusal = KC_REFUSAL,
+		.help = "sync (one request per system call) or async (AIO, --iodepth-batch per call)",
+	},
+	{
+		.name = "rebind", .type = OPT_ENUM, .off = OFF(rebind),
+		.def = "auto", .allowed = rebind_names, .metavar = "MODE",
+		.refusal = KC_REFUSAL,
+		.help = "auto reopens the transforms when the kernel selects another driver; off keeps them",
+	},
+	{ .name = NULL },
+};
+
+/*
+ * The options against each other and the run's, before anything opens: a
+ * TFM that cannot be set up would otherwise fail only in the workers.
+ */
+static int kc_check(const struct dix_opts *o, char *err, size_t len)
+{
+	const struct kc_alg *a;
+	char names[200];
+
+	kc_alg_names(names, sizeof(names));
+	if (!o->alg) {
+		snprintf(err, len, "--engine kcapi needs --alg NAME (one of: %s)",
+			 names);
+		return -EINVAL;
+	}
+	a = kc_find(o->alg);
+	if (!a) {
+		snprintf(err, len, "--alg '%s' is not one this engine drives (%s)",
+			 o->alg, names);
+		return -EINVAL;
+	}
+	if (o->bs % a->align) {
+		snprintf(err, len, "--bs %llu: %s takes whole blocks of %u bytes",
+			 (unsigned long long)o->bs, a->name, a->align);
+		return -EINVAL;
+	}
+	if (o->tfms % o->jobs) {
+		snprintf(err, len,
+			 "--tfms %llu is not a multiple of --jobs %llu (each job holds --tfms / --jobs TFMs)",
+			 (unsigned long long)o->tfms,
+			 (unsigned long long)o->jobs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The TFM binding watch (kernel/cryptobind.h) and the load's name. */
+static int kc_setup(const struct dix_opts *o, char *name, size_t len)
+{
+	cryptobind_init(o->alg, o->tfms, o->rebind);
+	snprintf(name, len, "%s", o->alg);
+	return 0;
+}
 
 static int kc_init(struct dix_eng_ctx *ctx)
 {
 	const struct dix_opts *o = ctx->o;
 	struct kc *k;
 	unsigned int i, depth;
-	char names[200];
 	int r;
 
 	k = calloc(1, sizeof(*k));
@@ -48,21 +125,11 @@ static int kc_init(struct dix_eng_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = k;
 	k->o = o;
-	k->a = kc_find(o->alg);
-	if (!k->a) {
-		kc_alg_names(names, sizeof(names));
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "--alg '%s' is not one this engine drives (%s)",
-			 o->alg, names);
+	/* the algorithm and --bs passed kc_check() */
+	k->a = kc_find(o->alg ? o->alg : "");
+	if (!k->a)
 		return -EINVAL;
-	}
 	k->bs = o->bs;
-	if (k->bs % k->a->align) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "--bs %u: %s takes whole blocks of %u bytes",
-			 k->bs, k->a->name, k->a->align);
-		return -EINVAL;
-	}
 	k->async = o->submit == SUBMIT_ASYNC;
 	k->verify = o->verify != VERIFY_OFF;
 	/* --inject tag@N (the only rule crypto_main() lets through) */
@@ -249,10 +316,13 @@ static struct dix_io *kc_event(struct dix_eng_ctx *ctx, int i)
 const struct dix_engine engine_kcapi = {
 	.version = DIX_ENGINE_VERSION,
 	.name = "kcapi",
-	.help = "the kernel crypto API through AF_ALG (libkcapi): --alg xts(aes), cbc(aes), ctr(aes), gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes)), crc32c, crct10dif, sha256, hmac(sha256); --tfms, --iodepth per TFM, --submit sync|async; --rw write = encrypt, read = decrypt (hashes: digest); every result checked against OpenSSL or dixload's CRCs; --inject tag@N: a wrong AEAD tag in every Nth decrypt, which the kernel must refuse",
+	.help = "the kernel crypto API through AF_ALG (libkcapi) as the load, --iodepth requests in flight per transform; --rw write = encrypt, read = decrypt (hashes: digest); every result checked against OpenSSL or dixload's CRCs; --inject tag@N: a wrong AEAD tag in every Nth decrypt, which the kernel must refuse",
 	.targets = DIX_TGT_CRYPTO,
 	.app_pi = DIX_APP_PI_NONE,
 	.needs = "AF_ALG (af_alg, algif_skcipher/aead/hash) and the algorithm's driver",
+	.options = kc_options,
+	.check = kc_check,
+	.setup = kc_setup,
 	.init = kc_init,
 	.queue = kc_queue,
 	.commit = kc_commit,

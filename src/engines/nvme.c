@@ -43,6 +43,7 @@
 
 #include "device/devdesc.h"
 #include "engines/engine.h"
+#include "engines/passthru.h"
 #include "proto/nvme_parse.h"
 #include "conf/options.h"
 #include "engines/threadq.h"
@@ -434,7 +435,7 @@ static int nvme_init(struct dix_eng_ctx *ctx)
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
-	d->timeout_ms = eng_timeout_ms(ctx->o, 0);	/* 0: the kernel's */
+	d->timeout_ms = passthru_timeout_ms(ctx->o, 0);	/* 0: the kernel's */
 	r = nvme_format(ctx, d);
 	if (r)
 		goto fail;
@@ -537,6 +538,11 @@ static void nvme_cleanup(struct dix_eng_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+static const struct dix_option nvme_options[] = {
+	PASSTHRU_OPT_TIMEOUT,
+	{ .name = NULL },
+};
+
 const struct dix_engine engine_nvme = {
 	.version = DIX_ENGINE_VERSION,
 	.name = "nvme",
@@ -547,6 +553,7 @@ const struct dix_engine engine_nvme = {
 	.targets = DIX_TGT_NVME,
 	.app_pi = DIX_APP_PI_NVME,
 	.needs = "/dev/ngXnY (Linux 5.19+) to overlap I/Os by io_uring passthrough",
+	.options = nvme_options,
 	.init = nvme_init,
 	.queue = nvme_queue,
 	.commit = nvme_commit,

@@ -54,6 +54,7 @@
 
 #include "lib/byteorder.h"
 #include "engines/engine.h"
+#include "engines/passthru.h"
 #include "conf/options.h"
 #include "device/devdesc.h"
 #include "engines/sg.h"
@@ -384,7 +385,7 @@ static int sg_init(struct dix_eng_ctx *ctx)
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
-	d->timeout_ms = eng_timeout_ms(ctx->o, SGIO_TIMEOUT_MS);
+	d->timeout_ms = passthru_timeout_ms(ctx->o, SGIO_TIMEOUT_MS);
 	/* the disk's block length and format: its description (device/) */
 	s = &ctx->desc->scsi;
 	r = devdesc_scsi_rc_failure(s, d->name, ctx->errmsg,
@@ -594,6 +595,11 @@ static void sg_cleanup(struct dix_eng_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+static const struct dix_option sg_options[] = {
+	PASSTHRU_OPT_TIMEOUT,
+	{ .name = NULL },
+};
+
 const struct dix_engine engine_sg = {
 	.version = DIX_ENGINE_VERSION,
 	.name = "sg",
@@ -605,6 +611,7 @@ const struct dix_engine engine_sg = {
 		"(created if missing), else one thread per queue slot",
 	.targets = DIX_TGT_SCSI,
 	.app_pi = DIX_APP_PI_SCSI,
+	.options = sg_options,
 	.init = sg_init,
 	.queue = sg_queue,
 	.commit = sg_commit,

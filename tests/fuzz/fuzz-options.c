@@ -2,7 +2,7 @@
 /*
  * fuzz-options.c - the parsers of the values users type: parse_size(),
  * parse_u64(), parse_seconds(), parse_at() on any text, and opt_set() of
- * one option from the table.  The input is "NAME=VALUE" (an unknown NAME
+ * one option from the run's table or an engine's.  The input is "NAME=VALUE" (an unknown NAME
  * still feeds VALUE to the plain parsers).
  *
  * Checks: a size prints back (format_size()) to text that parses to the
@@ -17,6 +17,7 @@
 
 #include "fuzz.h"
 #include "conf/options.h"
+#include "engines/engine.h"
 #include "lib/parse.h"
 
 static void plain_parsers(const char *v)
@@ -57,7 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dix_opts o;
 	char err[512];
 	const char *value = eq ? eq + 1 : text;
+	static int registered;
 
+	if (!registered++)
+		engine_options_register();
 	plain_parsers(value);
 	if (!eq)
 		goto out;
@@ -95,6 +99,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			FUZZ_CHECK(isfinite(v) && v >= 0, "--%s %s = %g",
 				   d->name, value, v);
+			/* a row's range is in milliseconds, 0 the default */
+			FUZZ_CHECK(v == 0 || ((!d->min || v * 1000 >= d->min) &&
+					      (!d->max || v * 1000 <= d->max)),
+				   "--%s %s = %g s, outside the row's %llu to %llu ms",
+				   d->name, value, v,
+				   (unsigned long long)d->min,
+				   (unsigned long long)d->max);
 		}
 		fuzz_print_opts(&o);
 	} else {

@@ -32,7 +32,7 @@ done
 # polling options belong to engines that poll
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --engine libaio --sqpoll --runtime 1; st=$?
 [ $st -eq 1 ] || fail "--sqpoll with libaio exited $st, want 1"
-grep -q "^dixload: --sqpoll: --engine libaio does not poll (engines that do: io_uring" "$WORK/e" ||
+grep -q "^dixload: --sqpoll: --engine libaio does not poll; engines that take --sqpoll: io_uring" "$WORK/e" ||
 	fail "--sqpoll with libaio: message: $(cat "$WORK/e")"
 
 # --hipri on a file whose filesystem has no block device (tmpfs): refused

@@ -16,7 +16,7 @@ expect1 "unknown option '--colour'" --dev "$F" --colour blue
 expect1 "--bs: 3k is not a power of two" --dev "$F" --bs 3k
 expect1 "--timeout: 0.0001 is outside 0.001 to 86400 seconds" --dev "$F" --timeout 0.0001
 expect1 "--timeout: 25h is outside 0.001 to 86400 seconds" --dev "$F" --timeout 25h
-expect1 "--timeout: --engine libaio goes through the block layer" --dev "$F" --timeout 5
+expect1 "--timeout 5: --engine libaio sends no commands of its own: through the block layer the command timeout is the device's (/sys/block/DEV/device/timeout, or nvme_core's io_timeout); engines that take --timeout: " --dev "$F" --timeout 5
 expect1 "allowed: read, write, randread, randwrite, rw, randrw" --dev "$F" --rw sideways
 expect1 "--iodepth: 0 is out of range (allowed: 1 to 4096)" --dev "$F" --iodepth 0
 expect1 "--runtime: 'soon' is not a number of seconds" --dev "$F" --runtime soon

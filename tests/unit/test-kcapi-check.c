@@ -159,6 +159,26 @@ static void test_decrypt_rejected(const char *alg)
 	fix_free(&f);
 }
 
+extern const struct dix_engine engine_kcapi;
+
+/* --help's --alg line, the engine's row, names the table, all of it. */
+static void test_alg_help(void)
+{
+	const struct dix_option *d = engine_kcapi.options;
+	char names[256];
+	const char *at;
+
+	while (d->name && strcmp(d->name, "alg"))
+		d++;
+	if (!ok(d->name != NULL, "the kcapi engine has an --alg row"))
+		return;
+	kc_alg_names(names, sizeof(names));
+	at = strstr(d->help, names);
+	ok(at && !strcmp(at, names) && at > d->help && at[-1] == ' ',
+	   "--alg's help ends in the table's algorithms (%s): %s", names,
+	   d->help);
+}
+
 int main(void)
 {
 	struct fix f;
@@ -175,5 +195,6 @@ int main(void)
 	ok(f.io.errkind == DIX_ERR_NR && f.io.res == -EBADMSG,
 	   "cbc(aes): EBADMSG stays the kernel's error (kind left to the job)");
 	fix_free(&f);
+	test_alg_help();
 	return tap_done();
 }

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test-options.c - the option table: defaults, parsing, errors, output. */
+/*
+ * test-options.c - the option table: defaults, parsing, errors, output; and
+ * the engines' rows: taken only for their engine, refused for another one
+ * naming the engines that take them, their defaults set, shown in the
+ * settings of their engine's run only, dumped once when two engines share
+ * a name.  The engines here are made up: the parser knows no real one.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -10,6 +16,101 @@
 #include "lib/json.h"
 #include "conf/options.h"
 #include "tap.h"
+
+/* Two made-up engines sharing --wait (seconds, 1 ms to 10 s) and one with --ways. */
+static const char *const ways_names[] = { "one", "two", NULL };
+#define WAIT_ROW {							\
+	.name = "wait", .type = OPT_SECONDS,				\
+	.off = (long)offsetof(struct dix_opts, timeout), .def = "0",	\
+	.min = 1, .max = 10000, .metavar = "SEC", .help = "wait",	\
+	.refusal = "never waits",					\
+}
+static const struct dix_option tab_a[] = {
+	WAIT_ROW,
+	{
+		.name = "ways", .type = OPT_ENUM,
+		.off = (long)offsetof(struct dix_opts, submit), .def = "two",
+		.allowed = ways_names, .metavar = "W", .help = "ways",
+	},
+	{ .name = NULL },
+};
+static const struct dix_option tab_b[] = {
+	WAIT_ROW,
+	{ .name = NULL },
+};
+
+static char *effective(const struct dix_opts *o)
+{
+	char *buf;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	opts_print_effective(f, o);
+	fclose(f);
+	return buf;
+}
+
+static void test_engine_rows(void)
+{
+	struct dix_opts o;
+	char err[512], *buf;
+	size_t len;
+	FILE *f;
+
+	opts_add_engine("ea", tab_a);
+	opts_add_engine("eb", tab_b);
+	opts_add_engine("ea", tab_b);	/* a second call changes nothing */
+	opts_init(&o);
+	is_int(o.submit, 1, "an engine row's default is set (--ways two)");
+	ok(opt_find("ways") == &tab_a[1], "opt_find() finds an engine's row");
+
+	o.opt_engine = "ea";
+	is_int(opt_set(&o, "ways", "one", err, sizeof(err)), 0,
+	       "the parse's engine takes its own option");
+	is_int(o.submit, 0, "  into its field");
+	is_int(opt_set(&o, "wait", "0.0001", err, sizeof(err)), -EINVAL,
+	       "a seconds row's range is checked");
+	is_str(err, "--wait: 0.0001 is outside 0.001 to 10 seconds (0: the default)",
+	       "  naming option, value and range");
+	is_int(opt_set(&o, "wait", "0", err, sizeof(err)), 0, "  0 (the default) is always taken");
+	is_int(opt_set(&o, "wait", "2.5", err, sizeof(err)), 0, "  2.5 s is within");
+
+	buf = effective(&o);
+	ok(strstr(buf, " wait=2.5 ways=one") == NULL,
+	   "another engine's run shows no engine option: %s", buf);
+	free(buf);
+	free(o.engine);
+	o.engine = strdup("ea");
+	buf = effective(&o);
+	ok(strstr(buf, " wait=2.5 ways=one") != NULL &&
+	   !strstr(buf, " wait=2.5 ways=one wait"),
+	   "its engine's run shows them, after the run's own: %s", buf);
+	free(buf);
+
+	o.opt_engine = "eb";
+	is_int(opt_set(&o, "ways", "two", err, sizeof(err)), -EINVAL,
+	       "another engine's option is refused");
+	is_str(err, "--ways two: --engine eb does not take it; engines that take --ways: ea",
+	       "  naming the option, its value, this engine and the one that takes it");
+	is_int(opt_set(&o, "wait", "20", err, sizeof(err)), -EINVAL,
+	       "a shared row is checked for the parse's engine too");
+	o.opt_engine = "libaio";
+	is_int(opt_set(&o, "wait", "1", err, sizeof(err)), -EINVAL,
+	       "an engine without the row refuses it");
+	is_str(err, "--wait 1: --engine libaio never waits; engines that take --wait: ea, eb",
+	       "  with the row's own words, every engine that takes it listed");
+	is_int(opt_set(&o, "nosuch", "1", err, sizeof(err)), -ENOENT,
+	       "a name no table has is unknown");
+	opts_free(&o);
+
+	f = open_memstream(&buf, &len);
+	opts_dump(f, "ea eb");
+	fclose(f);
+	ok(strstr(buf, "\nwait\tvalue\t\n") && !strstr(strstr(buf, "\nwait\t") + 1, "\nwait\t") &&
+	   strstr(buf, "\nways\tenum\tone two\n"),
+	   "--dump-options lists the engines' rows, a shared name once");
+	free(buf);
+}
 
 int main(void)
 {
@@ -130,5 +231,6 @@ int main(void)
 	   "effective line keeps the user's units: %s", buf);
 	free(buf);
 	opts_free(&o);
+	test_engine_rows();
 	return tap_done();
 }

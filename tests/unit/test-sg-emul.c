@@ -27,6 +27,7 @@
 #include "lib/byteorder.h"
 #include "device/devdesc.h"
 #include "engines/engine.h"
+#include "engines/passthru.h"
 #include "engines/sg.h"
 #include "conf/options.h"
 #include "pi/pi.h"
@@ -836,7 +837,7 @@ static void test_timeout(void)
 		ctx.o = &o;
 		emu.timeout = 0;
 		/* devs_open() asks with the run's --timeout */
-		ctx.desc = describe(eng_timeout_ms(&o, 0));
+		ctx.desc = describe(passthru_timeout_ms(&o, 0));
 		is_int(emu.timeout, 2500, "  the description's READ CAPACITY(16) carries 2500 ms");
 		ok(engine_sg.init(&ctx) == 0, "--timeout 2.5, depth %u: init", depth);
 		io_setup(&w, 0, 8);
@@ -849,7 +850,7 @@ static void test_timeout(void)
 	}
 	o.timeout = 0;
 	emu.timeout = 0;
-	ctx.desc = describe(eng_timeout_ms(&o, 0));
+	ctx.desc = describe(passthru_timeout_ms(&o, 0));
 	is_int(emu.timeout, 60000, "--timeout 0: the description's READ CAPACITY(16) carries the provider's own 60 s");
 	is_int(engine_sg.init(&ctx), 0, "--timeout 0: init");
 	io_setup(&w, 0, 8);
