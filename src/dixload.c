@@ -111,6 +111,7 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", (*e)->name, (*e)->help);
 		fprintf(f, "  %-10s targets: %s; --pi app: %s%s%s\n", "",
 			(*e)->targets & DIX_TGT_CRYPTO ? "none (the kernel crypto API; no --dev)" :
+			(*e)->targets & DIX_TGT_NULL ? "none (I/O completes in memory; --dev makes the region)" :
 			(*e)->targets & DIX_TGT_BLOCK ? "block devices and files" :
 			(*e)->targets & DIX_TGT_SCSI ? "SCSI disks" : "NVMe namespaces",
 			app[(*e)->app_pi], (*e)->needs ? "; needs " : "",

@@ -177,6 +177,12 @@ static inline uint64_t eng_max_io(uint64_t max_xfer, uint32_t lbs,
  * apply: the engine checks every result itself.
  */
 #define DIX_TGT_CRYPTO	0x8
+/*
+ * No I/O at all: the engine completes every I/O in memory (engines/null.c).
+ * --dev is opened as for a block engine (its size and block size make the
+ * region) but never read or written.
+ */
+#define DIX_TGT_NULL	0x10
 
 /**
  * enum dix_app_pi - the protection information an engine carries from user

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * null.h - the null engine's settings: an engine that completes I/O in
+ * memory, without touching the target, so the depth loop and the run can be
+ * tested (tests/unit/test-job.c) and measured without a device.
+ *
+ * What it does with data: writes are kept in a sparse in-memory store, one
+ * per target path, for the life of the process (a RAM disk the size of what
+ * was written: chunks are allocated on first write), and reads return what
+ * was written there, zeros where nothing was (a block dixload never wrote,
+ * as on a fresh file).  So a load with --verify checks what it wrote, across
+ * phases and runs of one process.  With @keep off, writes are dropped and
+ * reads leave the buffer as it is (only the job's own cost is left).
+ *
+ * Faults, counted per worker (each worker has its own engine instance):
+ * every @fail_every-th I/O it completes fails with -@fail_errno, moving no
+ * data; every @flip_every-th read returns its data with one bit flipped
+ * (what was stored stays intact: a device that corrupts on the way); with
+ * @pif and @check_pi, a write whose tuples do not match its data is
+ * refused as a drive would (-EILSEQ, the failed check named).
+ *
+ * What it saw is counted (struct null_stats) so a test can hold the job to
+ * its promises: how it batched, how deep it went and, with @watch, that no
+ * two I/Os it had in flight at once overlapped where one of them writes,
+ * and that completions did overtake each other when the order says so.
+ *
+ * Until engine options reach this engine the settings are this struct,
+ * which a test sets before the workers start; every engine instance takes
+ * a copy at init().
+ */
+#ifndef DIX_NULL_H
+#define DIX_NULL_H
+
+#include <stdint.h>
+
+#include "pi/pi.h"
+
+/**
+ * enum null_order - when and in which order queued I/Os complete.
+ * @NULL_FIFO: at getevents(), all in flight, in the order submitted
+ * @NULL_REVERSE: at getevents(), all in flight, the last submitted first
+ * @NULL_SHUFFLE: at getevents(), a random number (at least the minimum
+ *	asked for) of those in flight, picked at random: I/Os overtake each
+ *	other within and across batches
+ * @NULL_INLINE: inside queue() (DIX_Q_COMPLETED), as a synchronous engine
+ */
+enum null_order {
+	NULL_FIFO,
+	NULL_REVERSE,
+	NULL_SHUFFLE,
+	NULL_INLINE,
+};
+
+/**
+ * struct null_conf - how the null engine behaves.
+ * @order: enum null_order
+ * @seed: NULL_SHUFFLE's permutations (each worker mixes in its id)
+ * @keep: keep written data and return it on reads (1, the default)
+ * @fail_every: fail every Nth I/O a worker completes (0: none)
+ * @fail_errno: their errno (0: EIO)
+ * @flip_every: flip a bit in the last byte of every Nth read a worker
+ *	completes (0: none)
+ * @pif: the protection format --pi app finds on the "device" (@pif.interval
+ *	0: none, and --pi app is refused at init())
+ * @check_pi: with @pif, refuse a write whose tuples are wrong
+ * @watch: count overlaps and reordered completions (struct null_stats);
+ *	costs a look at every I/O in flight per I/O, so off by default
+ */
+struct null_conf {
+	enum null_order order;
+	uint64_t seed;
+	int keep;
+	uint64_t fail_every;
+	int fail_errno;
+	uint64_t flip_every;
+	struct pi_format pif;
+	int check_pi;
+	int watch;
+};
+
+/**
+ * struct null_stats - what the engine instances saw, added up when each
+ * is cleaned up (so read them after the workers have finished).
+ * @ios: I/Os completed (failed ones and retries included)
+ * @commits: commit() calls that submitted at least one I/O
+ * @max_batch: the most I/Os one commit() submitted
+ * @max_inflight: the most I/Os one instance held at once (queued or
+ *	submitted, not yet completed)
+ * @reordered: with @watch, completions of an I/O while one submitted
+ *	before it was still in flight
+ * @overlaps: with @watch, I/Os queued over bytes of an I/O still in flight
+ *	when either of the two is a write (the job promises none)
+ */
+struct null_stats {
+	uint64_t ios;
+	uint64_t commits;
+	uint64_t max_batch;
+	uint64_t max_inflight;
+	uint64_t reordered;
+	uint64_t overlaps;
+};
+
+/** null_stats_get() - the sums so far (see struct null_stats). */
+struct null_stats null_stats_get(void);
+
+/** null_conf - the settings the next engine instances take (see above). */
+extern struct null_conf null_conf;
+
+/**
+ * null_reset() - forget every target's stored data, zero the stats and put
+ * null_conf back to its defaults.  Only while no null engine instance is
+ * open.
+ */
+void null_reset(void);
+
+#endif
