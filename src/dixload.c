@@ -58,6 +58,9 @@ static void print_version(void)
 #ifdef HAVE_KMOD
 	printf(" kmod");
 #endif
+#ifdef HAVE_MNL
+	printf(" mnl");
+#endif
 #ifdef HAVE_KCAPI_ENGINE
 	printf(" kcapi");
 #endif

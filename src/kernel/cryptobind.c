@@ -11,23 +11,20 @@
  * /proc/crypto counts the TFMs still holding it, which is how "open TFMs
  * never move" is visible after a hot-load.  The refcnt comes from the
  * crypto_user netlink interface (CRYPTO_MSG_GETALG by driver name, the
- * same interface libkcapi uses for its own look-ups) when the crypto_user
- * module is there and the caller may use it (CAP_NET_ADMIN), else from
+ * same interface libkcapi uses for its own look-ups; cryptouser.c) when the
+ * crypto_user module is there, else from
  * /proc/crypto; the note says which.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <linux/cryptouser.h>
-#include <linux/netlink.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "kernel/cryptobind.h"
+#include "kernel/cryptouser.h"
 #include "conf/options.h"
 
 static struct {
@@ -99,62 +96,22 @@ int cryptobind_lookup(const char *alg, char *drv, size_t len, int *prio,
 /*
  * The refcnt of driver @drv from crypto_user: 0 with *@refcnt set, -ENOENT
  * when the kernel does not list it, other -errno when crypto_user cannot
- * be asked (module not loaded: EPROTONOSUPPORT; not root: EPERM).
+ * be asked (module not loaded: EPROTONOSUPPORT; built without libmnl:
+ * EOPNOTSUPP).
  */
 static int nl_refcnt(const char *drv, int *refcnt)
 {
-	struct {
-		struct nlmsghdr h;
-		struct crypto_user_alg a;
-	} req;
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	union {
-		char buf[8192];
-		struct nlmsghdr h;
-	} resp;
-	struct nlmsghdr *h = &resp.h;
-	ssize_t n;
-	int fd, r = -EIO;
+	struct cru_alg a;
+	struct cru_sock *s;
+	int r;
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_CRYPTO);
-	if (fd < 0)
-		return -errno;
-	memset(&req, 0, sizeof(req));
-	req.h.nlmsg_len = sizeof(req);
-	req.h.nlmsg_type = CRYPTO_MSG_GETALG;
-	req.h.nlmsg_flags = NLM_F_REQUEST;
-	req.h.nlmsg_seq = 1;
-	snprintf(req.a.cru_driver_name, sizeof(req.a.cru_driver_name), "%s",
-		 drv);
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa,
-		   sizeof(sa)) < 0) {
-		r = -errno;
-		goto out;
-	}
-	n = recv(fd, resp.buf, sizeof(resp.buf), 0);
-	if (n < 0) {
-		r = -errno;
-		goto out;
-	}
-	if (!NLMSG_OK(h, (size_t)n))
-		goto out;
-	if (h->nlmsg_type == NLMSG_ERROR) {
-		const struct nlmsgerr *e = NLMSG_DATA(h);
-
-		r = e->error ? e->error : -EIO;
-		goto out;
-	}
-	if (h->nlmsg_type == CRYPTO_MSG_GETALG &&
-	    h->nlmsg_len >= NLMSG_LENGTH(sizeof(struct crypto_user_alg))) {
-		const struct crypto_user_alg *a = NLMSG_DATA(h);
-
-		/* crypto_report() holds a reference of its own while it
-		 * fills the reply (measured: /proc/crypto 5, netlink 6) */
-		*refcnt = (int)a->cru_refcnt - 1;
-		r = 0;
-	}
-out:
-	close(fd);
+	s = cru_open(&r);
+	if (!s)
+		return r;
+	r = cru_get(s, drv, &a);
+	if (!r)
+		*refcnt = (int)a.refcnt;
+	cru_close(s);
 	return r;
 }
 
