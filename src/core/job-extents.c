@@ -121,13 +121,12 @@ void bad_init(const struct wctx *x, struct bad_extent *b, int kind,
 void failure_extent(const struct wctx *x, const struct dix_io *io, int kind,
 		    struct bad_extent *b)
 {
-	const char *dir = io->dir == DIX_READ ? "read" : "write";
+	const char *dir = devdesc_verb(&x->w->dev->t, io->dir != DIX_READ);
 	const char *check = dix_errkind_check(kind);
 	char cause[160];
 
-	if (x->w->dev->t.crypto)
-		dir = io->dir == DIX_READ ? "decrypt" : "encrypt";
-	if (x->w->dev->t.crypto && kind == DIX_ERR_VERIFY && io->status[0])
+	if (x->w->dev->t.self_checked && kind == DIX_ERR_VERIFY &&
+	    io->status[0])
 		snprintf(cause, sizeof(cause), "%s: %s check failed", dir,
 			 io->status);
 	else if (io->res >= 0)

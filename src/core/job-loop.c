@@ -85,7 +85,7 @@ static int complete(struct wctx *x, struct dix_io *io)
 			pi_check_read(x, io);
 		/* a crypto engine checked the result itself (engine.h) */
 		if (io->dir == DIX_READ && x->o->verify != VERIFY_OFF &&
-		    !x->w->dev->t.crypto)
+		    !x->w->dev->t.self_checked)
 			verify_read(x, io);
 		if (io->dir == DIX_READ &&
 		    (x->pi_app || x->o->verify != VERIFY_OFF))

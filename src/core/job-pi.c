@@ -58,11 +58,13 @@ void injected_write_done(struct wctx *x, struct dix_io *io)
 	int kind;
 
 	if (io->res == (int32_t)io->len) {
-		snprintf(cause, sizeof(cause),
-			 x->w->dev->t.crypto ?
-			 "injected wrong authentication tag not caught: the kernel's decrypt accepted it" :
-			 "injected %s fault not caught: the write succeeded",
-			 dix_errkind_name(io->injected));
+		if (x->w->dev->t.uncaught)
+			snprintf(cause, sizeof(cause), "%s",
+				 x->w->dev->t.uncaught);
+		else
+			snprintf(cause, sizeof(cause),
+				 "injected %s fault not caught: the write succeeded",
+				 dix_errkind_name(io->injected));
 		bad_init(x, &bad, io->injected, io->offset, io->len / x->lbs,
 			 cause);
 		record_bad(x, &bad);

@@ -119,7 +119,7 @@ int worker_setup(struct wctx *x)
 			return -EINVAL;
 	}
 	/* a crypto engine's --inject tag@N (dixload.c lets only that by) */
-	if (x->w->dev->t.crypto &&
+	if (x->w->dev->t.injects &&
 	    inject_parse(o, &x->inj, w->errmsg, sizeof(w->errmsg)))
 		return -EINVAL;
 	x->ios = xcalloc(depth, sizeof(*x->ios));
@@ -146,7 +146,7 @@ int worker_setup(struct wctx *x)
 	 * data) or two writes to one block could be in flight (order
 	 * undefined).  Preconditioning writes each block once: no overlap.
 	 */
-	x->track = !x->pre && rw_writes(o->rw) && !x->w->dev->t.crypto &&
+	x->track = !x->pre && rw_writes(o->rw) && !x->w->dev->t.self_checked &&
 		   (o->verify != VERIFY_OFF || depth > 1);
 	if (x->track && inflight_init(&x->fl, depth))
 		return -ENOMEM;

@@ -235,21 +235,6 @@ void devdesc_ask(struct dix_devdesc *t, unsigned int what,
 		devdesc_nvme_ask(&t->nvme, t->fd, NULL, NULL);
 }
 
-void devdesc_open_crypto(struct dix_devdesc *t, const char *path,
-			const char *alg, uint64_t size, uint32_t bs)
-{
-	memset(t, 0, sizeof(*t));
-	t->path = path;
-	t->fd = -1;
-	t->crypto = 1;
-	snprintf(t->name, sizeof(t->name), "%s", alg);
-	t->size = size;
-	t->lbs = bs;
-	strcpy(t->integrity.format, "none");
-	t->integrity.read_verify = t->integrity.write_generate = -1;
-	t->integrity.capable = -1;
-}
-
 int devdesc_fit_region(const struct dix_devdesc *t, struct dix_opts *o,
 		      char *err, size_t errlen, char *warn, size_t warnlen)
 {

@@ -102,6 +102,16 @@ int devdesc_lbmd_pif(const struct devdesc_lbmd *l, struct pi_format *f,
  * @max_segments: queue/max_segments (0 when not known)
  * @crypto: not a device but the kernel crypto API (devdesc_open_crypto()):
  *	@fd is -1, @lbs is the request size, so a "block" is a request
+ * @alg: with @crypto, the algorithm loaded (--alg); NULL for a device
+ * @verbs: what a read and a write of this device are called in messages,
+ *	[0] read and [1] write; NULL: "read" and "write" (devdesc_verb())
+ * @self_checked: the engine checks every result itself (the crypto API):
+ *	the job's block headers, data verification and range tracking do not
+ *	apply, and a failed check is named by the engine's status
+ * @injects: --inject applies to the load without --pi app (the crypto
+ *	API's tag@N)
+ * @uncaught: the cause of an injected fault the device let through, as the
+ *	provider words it; NULL: the job's own words
  * @lbmd: the block layer's integrity metadata capability (block devices)
  * @scsi: the SCSI provider's part, when asked (devdesc_ask())
  * @nvme: the NVMe provider's part, when asked (devdesc_ask())
@@ -118,6 +128,11 @@ struct dix_devdesc {
 	uint32_t max_hw_sectors_kb;
 	uint32_t max_segments;
 	int crypto;
+	const char *alg;
+	const char *const *verbs;
+	bool self_checked;
+	bool injects;
+	const char *uncaught;
 	struct devdesc_lbmd lbmd;
 	struct devdesc_scsi scsi;
 	struct devdesc_nvme nvme;
@@ -138,10 +153,23 @@ void devdesc_ask(struct dix_devdesc *t, unsigned int what,
 		 unsigned int timeout_ms);
 
 /**
- * devdesc_open_crypto() - the virtual target of a crypto engine: @path is
- * shown as the target ("kcapi:xts(aes)"), @name is the algorithm, the size
- * is @size bytes of requests of @bs bytes (the request number of an offset
- * is offset / @bs).  Nothing is opened.
+ * devdesc_verb() - what @t calls a write (@write) or a read in messages:
+ * "write"/"read", or its provider's words ("encrypt"/"decrypt").
+ */
+static inline const char *devdesc_verb(const struct dix_devdesc *t, bool write)
+{
+	if (t->verbs)
+		return t->verbs[write];
+	return write ? "write" : "read";
+}
+
+/**
+ * devdesc_open_crypto() - the crypto provider (devdesc_crypto.c): the
+ * virtual device of a crypto engine.  @path is shown as the target
+ * ("kcapi:xts(aes)"), @alg is its name and @t->alg, the size is @size
+ * bytes of requests of @bs bytes (the request number of an offset is
+ * offset / @bs).  Nothing is opened; the description says what the job
+ * does otherwise for it (@verbs, @self_checked, @injects, @uncaught).
  */
 void devdesc_open_crypto(struct dix_devdesc *t, const char *path,
 			const char *alg, uint64_t size, uint32_t bs);

@@ -171,7 +171,7 @@ static inline uint64_t eng_max_io(uint64_t max_xfer, uint32_t lbs,
 /*
  * No device: the kernel crypto API, --alg naming the load.  The job runs
  * the same loop (meter, report, hot-load, plot and CSV see requests as
- * I/Os), over a virtual target (devdesc_open_crypto()) whose "blocks" are
+ * I/Os), over a virtual device (devdesc_crypto.c) whose "blocks" are
  * requests of --bs bytes: an I/O's offset / --bs is its request number.
  * The job's block headers, data verification and range tracking do not
  * apply: the engine checks every result itself.

@@ -2,8 +2,10 @@
 /*
  * test-devdesc-providers.c - the device description's providers on canned
  * answers (tests/data/NAME.hex): what the SCSI, NVMe and block providers
- * put in the description (PI format, identity, failures in words), and the
- * SCSI provider's commands through a transport that answers from fixtures.
+ * put in the description (PI format, identity, failures in words), the
+ * SCSI provider's commands through a transport that answers from fixtures,
+ * and the crypto provider's description of what the depth loop does
+ * otherwise for it.
  */
 #include "config.h"
 
@@ -253,6 +255,35 @@ static void test_nvme(void)
 	   "no namespace id: said so (%s)", msg);
 }
 
+/* ---- crypto ---- */
+
+static void test_crypto(void)
+{
+	struct dix_devdesc t;
+
+	memset(&t, 0, sizeof(t));
+	is_str(devdesc_verb(&t, false), "read", "a device: reads are reads");
+	is_str(devdesc_verb(&t, true), "write", "a device: writes are writes");
+	ok(!t.self_checked && !t.injects && !t.uncaught,
+	   "a device: the job checks, --inject is --pi app's, its own words");
+
+	devdesc_open_crypto(&t, "kcapi:gcm(aes)", "gcm(aes)", 1 << 20, 4096);
+	ok(t.crypto && t.fd == -1 && t.size == 1 << 20 && t.lbs == 4096,
+	   "crypto: no device; 1 MiB of 4096-byte requests as its blocks");
+	ok(!strcmp(t.alg, "gcm(aes)") && !strcmp(t.name, "gcm(aes)") &&
+	   !strcmp(t.path, "kcapi:gcm(aes)"),
+	   "crypto: the algorithm is its name, the engine:alg its path");
+	is_str(devdesc_verb(&t, false), "decrypt", "crypto: a read is a decrypt");
+	is_str(devdesc_verb(&t, true), "encrypt", "crypto: a write is an encrypt");
+	ok(t.self_checked, "crypto: the engine checks every result itself");
+	ok(t.injects, "crypto: --inject (tag@N) without --pi app");
+	ok(t.uncaught && strstr(t.uncaught, "wrong authentication tag not caught"),
+	   "crypto: an accepted wrong tag in its words (%s)", t.uncaught);
+	ok(!strcmp(t.integrity.format, "none") && t.lbmd.err == ENOTBLK &&
+	   !t.scsi.asked && !t.nvme.asked,
+	   "crypto: no integrity format, no block layer, no device to ask");
+}
+
 /* ---- block ---- */
 
 static void test_lbmd(void)
@@ -306,5 +337,6 @@ int main(void)
 	test_scsi_ask();
 	test_nvme();
 	test_lbmd();
+	test_crypto();
 	return tap_done();
 }
