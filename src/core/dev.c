@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 
 #include "core/dev.h"
-#include "core/run.h"
 #include "device/safety.h"
 #include "engines/passthru.h"
 #include "lib/util.h"

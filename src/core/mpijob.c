@@ -23,8 +23,6 @@
 
 #include "lib/buildid.h"
 #include "core/mpijob.h"
-#include "core/run.h"
-#include "core/runreport.h"
 #include "lib/util.h"
 
 /* Rank 0 starts the load this long after the start barrier: enough for
@@ -221,78 +219,31 @@ double dix_mpi_start(struct dix_mpi *m)
 }
 
 /* An event on the wire: this header, then what, detail, json, label. */
-struct ev_head {
-	double t;
-	double duration;
-	int32_t kind;
-	int32_t ok;
-	uint32_t len[4];
-};
-
-static void put(char **buf, size_t *len, const void *p, size_t n)
+char *dix_mpi_pack_events(struct dix_mpi *m, const struct dix_event *ev,
+			  int nev, int *outlen)
 {
-	*buf = xrealloc(*buf, *len + n);
-	memcpy(*buf + *len, p, n);
-	*len += n;
-}
-
-/* This rank's events since its last tick, packed (rank 0 keeps its own). */
-static char *pack_events(struct dix_run *r, int *outlen)
-{
-	struct dix_mpi *m = r->mpi;
 	char *buf = NULL;
 	size_t len = 0;
 	int i;
 
-	pthread_mutex_lock(&r->lock);
-	for (i = m->ev_sent; m->rank && i < r->nevents; i++) {
-		const struct dix_event *e = &r->events[i];
-		const char *s[4] = { e->what, e->detail, e->json, e->label };
-		struct ev_head h = {
-			.t = e->t, .duration = e->duration, .kind = e->kind,
-			.ok = e->ok,
-		};
-		int k;
-
-		for (k = 0; k < 4; k++)
-			h.len[k] = s[k] ? strlen(s[k]) + 1 : 0;
-		put(&buf, &len, &h, sizeof(h));
-		for (k = 0; k < 4; k++)
-			if (s[k])
-				put(&buf, &len, s[k], h.len[k]);
-	}
-	m->ev_sent = r->nevents;
-	pthread_mutex_unlock(&r->lock);
+	for (i = m->ev_sent; m->rank && i < nev; i++)
+		dix_event_pack(&ev[i], &buf, &len);
+	m->ev_sent = nev;
 	*outlen = (int)len;
 	return buf;
 }
 
-/* Rank 0: record and print a rank's events, named with its host. */
-static void unpack_events(struct dix_run *r, const char *p, int len,
+/* Rank 0: a rank's events, each named with its host, appended to @g. */
+static void unpack_events(struct dix_mpi_gather *g, const char *p, int len,
 			  const char *host)
 {
 	const char *end = p + len;
+	struct dix_event ev;
 
-	while (p + (long)sizeof(struct ev_head) <= end) {
-		struct ev_head h;
-		struct dix_event ev;
-		char *s[4];
-		int k;
-
-		memcpy(&h, p, sizeof(h));
-		p += sizeof(h);
-		for (k = 0; k < 4; k++) {
-			s[k] = h.len[k] ? (char *)p : NULL;
-			p += h.len[k];
-		}
-		if (p > end)
-			break;
-		ev = (struct dix_event){
-			.t = h.t, .kind = h.kind, .what = s[0], .ok = h.ok,
-			.duration = h.duration, .detail = s[1], .json = s[2],
-			.label = s[3], .host = (char *)host,
-		};
-		run_event(r, &ev);
+	while (p < end && !dix_event_unpack(&p, end, &ev)) {
+		ev.host = xstrdup(host);
+		g->ev = xrealloc(g->ev, (g->nev + 1) * sizeof(*g->ev));
+		g->ev[g->nev++] = ev;
 	}
 }
 
@@ -307,14 +258,26 @@ static void row_init(const struct dix_mpi *m, struct dix_rank_row *x,
 		snprintf(x->why, sizeof(x->why), "%s", why);
 }
 
-int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
-		 const char *why)
+void dix_mpi_gather_free(struct dix_mpi_gather *g)
 {
-	struct dix_mpi *m = r->mpi;
-	struct dix_rank_row me, *rows = NULL;
-	int evlen, *lens = NULL, *displs = NULL, verdict = 0, done = 1, i;
-	char *ev, *all = NULL;
+	int i;
 
+	for (i = 0; i < g->nev; i++)
+		dix_event_clear(&g->ev[i]);
+	free(g->ev);
+	free(g->rows);
+	memset(g, 0, sizeof(*g));
+}
+
+int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s, double t,
+		 int flags, const char *why, const char *ev, int evlen,
+		 struct dix_mpi_gather *g)
+{
+	struct dix_rank_row me, *rows = NULL;
+	int *lens = NULL, *displs = NULL, verdict = 0, done = 1, i;
+	char *all = NULL;
+
+	memset(g, 0, sizeof(*g));
 	row_init(m, &me, flags, why);
 	if (s) {
 		me.dt = s->dt;
@@ -324,7 +287,6 @@ int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
 		me.c = s->tot;
 		me.unwritten = s->unwritten;
 	}
-	ev = pack_events(r, &evlen);
 	if (m->rank == 0) {
 		rows = xcalloc(m->size, sizeof(*rows));
 		lens = xcalloc(m->size, sizeof(*lens));
@@ -344,33 +306,32 @@ int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
 	}
 	MPI_Gatherv(ev, evlen, MPI_BYTE, all, lens, displs, MPI_BYTE, 0,
 		    MPI_COMM_WORLD);
-	free(ev);
 	if (m->rank == 0) {
-		struct meter_sample job;
+		struct meter_sample *job = &g->job;
 
-		/* the events of the interval print before its line */
+		/* the events of the interval go before its line */
 		for (i = 1; i < m->size; i++)
-			unpack_events(r, all + displs[i], lens[i],
+			unpack_events(g, all + displs[i], lens[i],
 				      rows[i].host);
-		memset(&job, 0, sizeof(job));
+		memset(job, 0, sizeof(*job));
 		if (s)
-			job = *s;	/* its t and the CPU of rank 0's host */
+			*job = *s;	/* its t and the CPU of rank 0's host */
 		else
-			job.t = run_elapsed(r);
-		job.dt = 0;
-		job.read_bps = job.write_bps = job.iops = 0;
-		job.unwritten = 0;
-		memset(&job.tot, 0, sizeof(job.tot));
+			job->t = t;
+		job->dt = 0;
+		job->read_bps = job->write_bps = job->iops = 0;
+		job->unwritten = 0;
+		memset(&job->tot, 0, sizeof(job->tot));
 		for (i = 0; i < m->size; i++) {
 			const struct dix_rank_row *x = &rows[i];
 
-			if (x->dt > job.dt)
-				job.dt = x->dt;
-			job.read_bps += x->bps[DIX_READ];
-			job.write_bps += x->bps[DIX_WRITE];
-			job.iops += x->rate_iops;
-			job.unwritten += x->unwritten;
-			counters_add(&job.tot, &x->c);
+			if (x->dt > job->dt)
+				job->dt = x->dt;
+			job->read_bps += x->bps[DIX_READ];
+			job->write_bps += x->bps[DIX_WRITE];
+			job->iops += x->rate_iops;
+			job->unwritten += x->unwritten;
+			counters_add(&job->tot, &x->c);
 			if (x->flags & (DIX_MPI_STOP | DIX_MPI_FAILED))
 				verdict = DIX_MPI_STOP;
 			if (!(x->flags & DIX_MPI_DONE))
@@ -380,13 +341,9 @@ int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
 		}
 		if (done)
 			verdict = DIX_MPI_STOP;
-		if (job.dt > 0) {
-			pthread_mutex_lock(&r->lock);
-			sample_log_add(&r->samples, &job);
-			runreport_interval(r, &job, NULL, rows, m->size);
-			pthread_mutex_unlock(&r->lock);
-		}
-		free(rows);
+		g->have = job->dt > 0;
+		g->rows = rows;
+		g->nrows = m->size;
 		free(lens);
 		free(displs);
 		free(all);
@@ -395,24 +352,22 @@ int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
 	return verdict;
 }
 
-int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
-		    const struct dix_totals *dt, int status)
+int dix_mpi_summary(struct dix_mpi *m, const struct dix_totals *t,
+		    uint64_t bad_extents, int status, struct dix_totals *tot,
+		    struct dix_rank_row **rowsp)
 {
-	struct dix_mpi *m = r->mpi;
 	struct dix_rank_row me, *rows = NULL;
 	struct lat_hist sum[DIX_DIR_NR];
 	uint64_t mx[DIX_DIR_NR], jmx[DIX_DIR_NR];
 	double el = t->elapsed > 0 ? t->elapsed : 1e-9;
 	int d, i, job;
 
+	*rowsp = NULL;
 	row_init(m, &me, 0, NULL);
 	me.elapsed = t->elapsed;
 	me.c = t->c;
 	me.unwritten = t->unwritten;
-	me.bad_extents = t->next + t->ext_dropped;
-	/* several devices: the extents stay with each (run.c gather()) */
-	for (i = 0; r->ndevs > 1 && i < r->ndevs; i++)
-		me.bad_extents += dt[i].next + dt[i].ext_dropped;
+	me.bad_extents = bad_extents;
 	me.bad_blocks = t->ext_blocks + t->ext_dropped_blocks;
 	me.self_s = t->cpu.self_s;
 	me.self_user_s = t->cpu.self_user_s;
@@ -438,43 +393,38 @@ int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
 		   MPI_COMM_WORLD);
 	job = dix_mpi_status(m, status);
 	if (m->rank == 0) {
-		struct dix_totals tot;
-
 		if (m->job_failed && status_rank(job) < status_rank(DIX_EXIT_USAGE))
 			job = DIX_EXIT_USAGE;
-		memset(&tot, 0, sizeof(tot));
+		memset(tot, 0, sizeof(*tot));
 		for (d = 0; d < DIX_DIR_NR; d++) {
-			tot.lat[d] = sum[d];
-			tot.lat[d].max_ns = jmx[d];
+			tot->lat[d] = sum[d];
+			tot->lat[d].max_ns = jmx[d];
 		}
 		for (i = 0; i < m->size; i++) {
 			const struct dix_rank_row *x = &rows[i];
 
-			counters_add(&tot.c, &x->c);
-			if (x->elapsed > tot.elapsed)
-				tot.elapsed = x->elapsed;
+			counters_add(&tot->c, &x->c);
+			if (x->elapsed > tot->elapsed)
+				tot->elapsed = x->elapsed;
 			for (d = 0; d < DIX_DIR_NR; d++) {
-				tot.bps[d] += x->bps[d];
-				tot.iops[d] += x->iops[d];
+				tot->bps[d] += x->bps[d];
+				tot->iops[d] += x->iops[d];
 			}
-			tot.ext_blocks += x->bad_blocks;
-			tot.unwritten += x->unwritten;
-			tot.cpu.self_s += x->self_s;
-			tot.cpu.self_user_s += x->self_user_s;
-			tot.cpu.self_sys_s += x->self_sys_s;
+			tot->ext_blocks += x->bad_blocks;
+			tot->unwritten += x->unwritten;
+			tot->cpu.self_s += x->self_s;
+			tot->cpu.self_user_s += x->self_user_s;
+			tot->cpu.self_sys_s += x->self_sys_s;
 		}
 		/* the machines' shares are per host: only dixload's own adds up */
-		tot.cpu.valid = 0;
-		tot.cpu.self_pct = tot.elapsed > 0 ?
-				   100 * tot.cpu.self_s / tot.elapsed : 0;
-		tot.summed = 1;
-		tot.ranks = rows;
-		tot.nranks = m->size;
-		tot.nhosts = m->nhosts;
-		pthread_mutex_lock(&r->lock);
-		runreport_summary(r, &tot, NULL, job);
-		pthread_mutex_unlock(&r->lock);
-		free(rows);
+		tot->cpu.valid = 0;
+		tot->cpu.self_pct = tot->elapsed > 0 ?
+				    100 * tot->cpu.self_s / tot->elapsed : 0;
+		tot->summed = 1;
+		tot->ranks = rows;
+		tot->nranks = m->size;
+		tot->nhosts = m->nhosts;
+		*rowsp = rows;
 	}
 	MPI_Bcast(&job, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	return job;
@@ -492,7 +442,7 @@ static int same_build(struct dix_mpi *m, char *err, size_t errlen)
 {
 	const uint32_t sizes[DIX_BUILD_RECORDS] = {
 		sizeof(struct agree_row), sizeof(struct dix_rank_row),
-		sizeof(struct ev_head), sizeof(struct lat_hist),
+		sizeof(struct dix_evdata), sizeof(struct lat_hist),
 	};
 	struct build_row {
 		struct dix_build_id id;

@@ -8,8 +8,10 @@
  * time on the wall clock that rank 0 broadcasts, so hosts whose clocks NTP
  * keeps in step tick together), and meet once per interval: each rank's
  * sample, flags and new events go to rank 0, which sums the rates and
- * counters, prints the line and sends back the verdict (go on, or stop:
- * a rank stopped, failed, or every rank covered its region).  The summary
+ * counters and sends back the verdict (go on, or stop: a rank stopped,
+ * failed, or every rank covered its region).  What rank 0 gathered goes
+ * back to the run, which records and reports it: this file knows MPI and
+ * the records, not the run.  The summary
  * is reduced the same way; latency histograms are summed bucket by bucket,
  * so the total's percentiles are those of every I/O of the job, not an
  * average of the ranks' percentiles.
@@ -27,12 +29,34 @@
 #define DIX_MPIJOB_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct dix_run;
-struct dix_totals;
-struct meter_sample;
+#include "lib/event.h"
+#include "report/record.h"
+
 struct dix_mpi;
+
+/**
+ * struct dix_mpi_gather - what rank 0 gathered at a tick, for the run to
+ * record and report (empty on the other ranks).
+ * @ev: the other ranks' events since their last tick, each naming its
+ *	host, in rank order (they go before the interval's line)
+ * @nev: entries in @ev
+ * @have: @job has a length (some rank measured something)
+ * @job: the job's interval: the ranks' rates and counters summed
+ * @rows: each rank's row (@nrows of them)
+ * @nrows: the ranks
+ */
+struct dix_mpi_gather {
+	struct dix_event *ev;
+	int nev;
+	int have;
+	struct meter_sample job;
+	struct dix_rank_row *rows;
+	int nrows;
+};
 
 /* A rank's state at an interval; the verdict uses the same bits. */
 #define DIX_MPI_DONE	0x1	/* its workers have finished */
@@ -93,24 +117,40 @@ int dix_mpi_status(struct dix_mpi *m, int status);
 double dix_mpi_start(struct dix_mpi *m);
 
 /**
- * dix_mpi_tick() - collective, once per interval on every rank: send @s
- * (NULL: nothing measured since the last tick), @flags (DIX_MPI_*) and,
- * when failed, @why, with this rank's events since its last tick, to rank
- * 0, which records and prints them (events first, with the host) and the
- * summed interval.
- * Return: the verdict: DIX_MPI_STOP when the job must end now.
+ * dix_mpi_pack_events() - this rank's events since its last call, packed
+ * for dix_mpi_tick() (nothing on rank 0, which records its own).
+ * @ev: every event of the run so far (@nev of them)
+ * @outlen: receives the bytes packed
+ * Return: the malloc'ed bytes, or NULL when there are none.
  */
-int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s, int flags,
-		 const char *why);
+char *dix_mpi_pack_events(struct dix_mpi *m, const struct dix_event *ev,
+			  int nev, int *outlen);
 
 /**
- * dix_mpi_summary() - collective at the end: every rank's totals @t (its
- * devices' in @dt when it has several) and @status to rank 0, which prints
- * the summary per rank and in total.
+ * dix_mpi_tick() - collective, once per interval on every rank: send @s
+ * (NULL: nothing measured since the last tick), @flags (DIX_MPI_*), when
+ * failed @why, and this rank's packed events @ev (@evlen bytes) to rank
+ * 0, which sums the interval into @g (@t: the job's time when it has no
+ * sample of its own).  The caller frees @g (dix_mpi_gather_free()).
+ * Return: the verdict: DIX_MPI_STOP when the job must end now.
+ */
+int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s, double t,
+		 int flags, const char *why, const char *ev, int evlen,
+		 struct dix_mpi_gather *g);
+
+/** dix_mpi_gather_free() - release what dix_mpi_tick() put in @g. */
+void dix_mpi_gather_free(struct dix_mpi_gather *g);
+
+/**
+ * dix_mpi_summary() - collective at the end: every rank's totals @t (with
+ * @bad_extents, its devices' together) and @status to rank 0, which sums
+ * them into @job with a row per rank in *@rows (malloc'ed: the caller
+ * frees it; NULL on the other ranks) for the run to report.
  * Return: the job's exit status (the same on every rank).
  */
-int dix_mpi_summary(struct dix_run *r, const struct dix_totals *t,
-		    const struct dix_totals *dt, int status);
+int dix_mpi_summary(struct dix_mpi *m, const struct dix_totals *t,
+		    uint64_t bad_extents, int status, struct dix_totals *job,
+		    struct dix_rank_row **rows);
 #else
 static inline int dix_mpi_init(struct dix_mpi **m, char *err, size_t errlen)
 {
@@ -134,17 +174,32 @@ static inline int dix_mpi_status(struct dix_mpi *m, int status)
 	return status;
 }
 static inline double dix_mpi_start(struct dix_mpi *m) { (void)m; return 0; }
-static inline int dix_mpi_tick(struct dix_run *r, const struct meter_sample *s,
-			       int flags, const char *why)
+static inline char *dix_mpi_pack_events(struct dix_mpi *m,
+					const struct dix_event *ev, int nev,
+					int *outlen)
 {
-	(void)r; (void)s; (void)why;
+	(void)m; (void)ev; (void)nev;
+	*outlen = 0;
+	return NULL;
+}
+static inline int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s,
+			       double t, int flags, const char *why,
+			       const char *ev, int evlen,
+			       struct dix_mpi_gather *g)
+{
+	(void)m; (void)s; (void)t; (void)why; (void)ev; (void)evlen;
+	memset(g, 0, sizeof(*g));
 	return flags & DIX_MPI_STOP;
 }
-static inline int dix_mpi_summary(struct dix_run *r,
+static inline void dix_mpi_gather_free(struct dix_mpi_gather *g) { (void)g; }
+static inline int dix_mpi_summary(struct dix_mpi *m,
 				  const struct dix_totals *t,
-				  const struct dix_totals *dt, int status)
+				  uint64_t bad_extents, int status,
+				  struct dix_totals *job,
+				  struct dix_rank_row **rows)
 {
-	(void)r; (void)t; (void)dt;
+	(void)m; (void)t; (void)bad_extents; (void)job;
+	*rows = NULL;
 	return status;
 }
 #endif

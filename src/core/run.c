@@ -659,6 +659,37 @@ static const char *worker_failed(struct dix_run *r, char *buf, size_t len)
 }
 
 /*
+ * One interval of the job: this rank's sample and new events to rank 0,
+ * which records the other ranks' events (they print before the line) and
+ * reports the job's interval with a row per rank.
+ * Return: the verdict (DIX_MPI_STOP: the job ends).
+ */
+static int mpi_tick(struct dix_run *r, const struct meter_sample *s,
+		    int flags, const char *why)
+{
+	struct dix_mpi_gather g;
+	int evlen, verdict, i;
+	char *ev;
+
+	pthread_mutex_lock(&r->lock);
+	ev = dix_mpi_pack_events(r->mpi, r->events, r->nevents, &evlen);
+	pthread_mutex_unlock(&r->lock);
+	verdict = dix_mpi_tick(r->mpi, s, run_elapsed(r), flags, why, ev,
+			       evlen, &g);
+	free(ev);
+	for (i = 0; i < g.nev; i++)
+		run_event(r, &g.ev[i]);
+	if (g.have) {
+		pthread_mutex_lock(&r->lock);
+		sample_log_add(&r->samples, &g.job);
+		runreport_interval(r, &g.job, NULL, g.rows, g.nrows);
+		pthread_mutex_unlock(&r->lock);
+	}
+	dix_mpi_gather_free(&g);
+	return verdict;
+}
+
+/*
  * The meter loop of an MPI rank: one dix_mpi_tick() per deadline, on every
  * rank, until rank 0's verdict says stop.  A rank that stops on its own
  * ticks at once (the others learn it at their next deadline); a rank whose
@@ -709,8 +740,7 @@ static void mpi_loop(struct dix_run *r, struct meter *m, double end_at,
 			cpu_between(&r->cpu_last, &cs, &s.cpu);
 			r->cpu_last = cs;
 		}
-		if (dix_mpi_tick(r, have ? &s : NULL, flags, failed) &
-		    DIX_MPI_STOP)
+		if (mpi_tick(r, have ? &s : NULL, flags, failed) & DIX_MPI_STOP)
 			break;
 	}
 	run_request_stop(r);
@@ -939,7 +969,21 @@ int run_load(struct dix_run *r)
 	status = nothing_measured(&tot, status);
 	if (r->mpi) {
 		/* rank 0 prints the job's summary; every rank gets its status */
-		status = dix_mpi_summary(r, &tot, dt, status);
+		struct dix_rank_row *rows;
+		struct dix_totals job;
+		uint64_t bad = tot.next + tot.ext_dropped;
+
+		/* several devices: the extents stay with each (gather()) */
+		for (k = 0; r->ndevs > 1 && k < r->ndevs; k++)
+			bad += dt[k].next + dt[k].ext_dropped;
+		status = dix_mpi_summary(r->mpi, &tot, bad, status, &job,
+					 &rows);
+		if (rows) {
+			pthread_mutex_lock(&r->lock);
+			runreport_summary(r, &job, NULL, status);
+			pthread_mutex_unlock(&r->lock);
+			free(rows);
+		}
 	} else {
 		pthread_mutex_lock(&r->lock);
 		runreport_summary(r, &tot, dt, status);

@@ -31,7 +31,6 @@
 
 #include "kernel/actions.h"
 #include "kernel/hotload.h"
-#include "lib/json.h"
 #include "kernel/cryptobind.h"
 #include "kernel/kwatch.h"
 #include "kernel/modules.h"
@@ -106,13 +105,16 @@ static double elapsed(const struct ctl *c)
 
 static void event(struct ctl *c, int kind, double t, const char *what,
 		  int ok, double duration, const char *detail,
-		  const char *json, const char *label)
+		  const struct dix_evdata *data, const char *label)
 {
 	struct dix_event ev = {
 		.t = t, .kind = kind, .what = (char *)what, .ok = ok,
 		.duration = duration, .detail = (char *)detail,
-		.json = (char *)json, .label = (char *)label,
+		.label = (char *)label,
 	};
+
+	if (data)
+		ev.data = *data;	/* the sink copies what it keeps */
 
 	c->sink.emit(c->sink.ctx, &ev);
 }
@@ -139,26 +141,6 @@ static void names_text(FILE *f, char *const *v, int n)
 }
 
 /*
- * Event members: @key with string @val, then @rest (members composed by
- * kwatch, each with its leading comma).  Return: malloc'ed, or NULL.
- */
-static char *members_with(const char *key, const char *val, const char *rest)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct jw w;
-
-	if (!f)
-		return NULL;
-	jw_init_members(&w, f);
-	jw_str(&w, key, val);
-	fputs(rest ? rest : "", f);
-	fclose(f);
-	return buf;
-}
-
-/*
  * Report what changed since the last snapshot: module loads nobody asked
  * dixload for (@modules set), then every transform or driver selection
  * change, each an event of its own.
@@ -169,7 +151,8 @@ static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 	int i;
 
 	if (modules && (d->nloaded || d->nunloaded)) {
-		char *what = NULL, *json, *json2 = NULL, *detail;
+		char *what = NULL, *detail;
+		struct dix_evdata data;
 		size_t len = 0;
 		FILE *f = open_memstream(&what, &len);
 
@@ -185,19 +168,17 @@ static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 			}
 			fclose(f);
 		}
-		json = kw_diff_json(d);
+		kw_diff_data(d, EVD_MODULES, NULL, &data);
 		detail = kw_registered_text(d);
-		json2 = members_with("change", "modules", json);
 		event(c, EV_CHANGE, t, what ? what : "modules changed", -1, -1,
-		      detail, json2, NULL);
+		      detail, &data, NULL);
 		free(what);
-		free(json);
-		free(json2);
+		dix_evdata_clear(&data);
 		free(detail);
 	}
 	for (i = 0; i < d->nchanges; i++)
 		event(c, EV_CHANGE, t, d->changes[i].text, -1, -1, NULL,
-		      d->changes[i].json, d->changes[i].label);
+		      &d->changes[i].data, d->changes[i].label);
 }
 
 /*
@@ -249,7 +230,8 @@ static void act_module(struct ctl *c, const struct action *a)
 {
 	int unload = a->type == ACT_UNLOAD;
 	char what[128], msg[1024] = "", name[KW_MOD_LEN], *extra = NULL;
-	char *json = NULL, *dj, *detail = NULL;
+	char *detail = NULL;
+	struct dix_evdata data;
 	double t = elapsed(c), start = dix_now(), dur;
 	struct mod_env env = { target_dev(c), &c->cur };
 	struct kw_diff d;
@@ -266,8 +248,7 @@ static void act_module(struct ctl *c, const struct action *a)
 	 * init returned; crc_t10dif's switch follows a moment later and is
 	 * caught by the next watch tick */
 	snapshot_diff(c, &d);
-	dj = kw_diff_json(&d);
-	json = members_with("module", name, dj);
+	kw_diff_data(&d, EVD_MODULE, name, &data);
 	if (!e) {
 		char *reg = kw_registered_text(&d);
 		char *mods = NULL;
@@ -292,12 +273,11 @@ static void act_module(struct ctl *c, const struct action *a)
 		free(reg);
 		free(mods);
 	}
-	event(c, EV_ACTION, t, what, !e, dur, e ? msg : detail, json, what);
+	event(c, EV_ACTION, t, what, !e, dur, e ? msg : detail, &data, what);
 	emit_changes(c, &d, 0);
 	binding_note(c, d.nchanges > 0);
 	kw_diff_free(&d);
-	free(dj);
-	free(json);
+	dix_evdata_clear(&data);
 	free(detail);
 	free(extra);
 }
@@ -309,10 +289,9 @@ static void act_module(struct ctl *c, const struct action *a)
 static void act_sysfs(struct ctl *c, const struct action *a)
 {
 	char what[4200], label[200], before[256], after[256], detail[700];
-	char *json = NULL, name[32];
+	char name[32];
 	const char *base = strrchr(a->arg, '/'), *call;
-	size_t jlen = 0;
-	FILE *f;
+	struct dix_evdata data;
 	double t = elapsed(c), start = dix_now(), dur;
 	long ret;
 	int had, ok;
@@ -337,21 +316,14 @@ static void act_sysfs(struct ctl *c, const struct action *a)
 			 before, after, ret);
 	else
 		snprintf(detail, sizeof(detail), "write(2) returned %ld", ret);
-	/* JSON: where the path led, the call and what it returned */
-	f = open_memstream(&json, &jlen);
-	if (f) {
-		struct jw w;
-
-		jw_init_members(&w, f);
-		jw_str(&w, "resolved", a->resolved);
-		jw_str(&w, "call", call);
-		jw_int(&w, "returned", ret);
-		if (ret < 0)
-			jw_str(&w, "errno", dix_errno_name(-ret, name, sizeof(name)));
-		fclose(f);
-	}
-	event(c, EV_ACTION, t, what, ok, dur, detail, json, label);
-	free(json);
+	/* the facts: where the path led, the call and what it returned */
+	data = (struct dix_evdata){
+		.type = EVD_SYSFS, .resolved = a->resolved,
+		.call = (char *)call, .returned = ret,
+		.err = ret < 0 ? (char *)dix_errno_name(-ret, name, sizeof(name)) :
+		       NULL,
+	};
+	event(c, EV_ACTION, t, what, ok, dur, detail, &data, label);
 }
 
 static void *exec_main(void *arg)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/json.h"
+#include "lib/event.h"
 #include "kernel/kwatch.h"
 #include "lib/util.h"
 
@@ -338,54 +338,23 @@ static void push_alg(struct kw_alg **v, int *n, const struct kw_alg *a)
 }
 
 static void push_change(struct kw_diff *d, int kind, const char *text,
-			const char *label, char *json)
+			const char *label, const struct dix_evdata *data)
 {
 	d->changes = xrealloc(d->changes, (d->nchanges + 1) * sizeof(*d->changes));
 	d->changes[d->nchanges].kind = kind;
 	d->changes[d->nchanges].text = xstrdup(text);
 	d->changes[d->nchanges].label = xstrdup(label);
-	d->changes[d->nchanges].json = json;
+	dix_evdata_copy(&d->changes[d->nchanges].data, data);
 	d->nchanges++;
 }
 
-static void json_driver(struct jw *w, const char *key, const struct kw_alg *a)
+/* An implementation as an event names it (the strings are @a's). */
+static struct dix_ev_alg ev_alg(const struct kw_alg *a)
 {
-	if (!a) {
-		jw_null(w, key);
-		return;
-	}
-	jw_obj_open(w, key);
-	jw_str(w, "driver", a->driver);
-	jw_int(w, "priority", a->priority);
-	jw_str(w, "module", a->module);
-	jw_obj_close(w);
-}
-
-/* The JSON members of a change; @alg NULL for the transform. */
-static char *change_json(const char *alg, const struct kw_alg *p,
-			 const struct kw_alg *q, const char *from,
-			 const char *to)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct jw w;
-
-	if (!f)
-		return xstrdup("");
-	jw_init_members(&w, f);
-	if (!alg) {
-		jw_str(&w, "change", "transform");
-		jw_str(&w, "from", from);
-		jw_str(&w, "to", to);
-	} else {
-		jw_str(&w, "change", "driver");
-		jw_str(&w, "algorithm", alg);
-		json_driver(&w, "from", p);
-		json_driver(&w, "to", q);
-	}
-	fclose(f);
-	return buf;
+	return (struct dix_ev_alg){
+		.name = (char *)a->name, .driver = (char *)a->driver,
+		.priority = a->priority, .module = (char *)a->module,
+	};
 }
 
 /* Whether @s holds a selectable entry equal to @a (name, driver, type). */
@@ -447,28 +416,40 @@ void kw_diff(const struct kw_state *a, const struct kw_state *b,
 		snprintf(text, sizeof(text), "crc_t10dif transform: %s -> %s",
 			 from ? from : "(none)", to ? to : "(none)");
 		snprintf(x, sizeof(x), "transform: %s", to ? to : "(none)");
-		push_change(d, KW_CHANGE_TRANSFORM, text, x,
-			    change_json(NULL, NULL, NULL, from, to));
+		struct dix_evdata ch = {
+			.type = EVD_TRANSFORM, .from = (char *)from,
+			.to = (char *)to,
+		};
+
+		push_change(d, KW_CHANGE_TRANSFORM, text, x, &ch);
 	}
 	if (!a->have_crypto || !b->have_crypto)
 		return;
 	for (i = 0; kw_algorithms[i]; i++) {
 		const struct kw_alg *p = kw_select(a, kw_algorithms[i]);
 		const struct kw_alg *q = kw_select(b, kw_algorithms[i]);
+		struct dix_ev_alg pa, qa;
 
 		if (!p && !q)
 			continue;
 		if (p && q && !strcmp(p->driver, q->driver) &&
 		    p->priority == q->priority)
 			continue;
+		if (p)
+			pa = ev_alg(p);
+		if (q)
+			qa = ev_alg(q);
 		describe(x, sizeof(x), p);
 		describe(y, sizeof(y), q);
 		snprintf(text, sizeof(text), "%s: %s -> %s", kw_algorithms[i],
 			 x, y);
 		snprintf(x, sizeof(x), "%s: %s", kw_algorithms[i],
 			 q ? q->driver : "(none)");
-		push_change(d, KW_CHANGE_DRIVER, text, x,
-			    change_json(kw_algorithms[i], p, q, NULL, NULL));
+		push_change(d, KW_CHANGE_DRIVER, text, x, &(struct dix_evdata){
+				.type = EVD_DRIVER,
+				.name = (char *)kw_algorithms[i],
+				.sel = { p ? &pa : NULL, q ? &qa : NULL },
+			    });
 	}
 }
 
@@ -483,7 +464,7 @@ void kw_diff_free(struct kw_diff *d)
 	for (i = 0; i < d->nchanges; i++) {
 		free(d->changes[i].text);
 		free(d->changes[i].label);
-		free(d->changes[i].json);
+		dix_evdata_clear(&d->changes[i].data);
 	}
 	free(d->loaded);
 	free(d->unloaded);
@@ -524,47 +505,30 @@ char *kw_registered_text(const struct kw_diff *d)
 	return buf;
 }
 
-static void json_str_list(struct jw *w, const char *key, char *const *v, int n)
+static struct dix_ev_alg *ev_algs(const struct kw_alg *v, int n)
 {
+	struct dix_ev_alg *c = n ? xcalloc(n, sizeof(*c)) : NULL;
 	int i;
 
-	jw_arr_open(w, key);
 	for (i = 0; i < n; i++)
-		jw_str(w, NULL, v[i]);
-	jw_arr_close(w);
+		c[i] = ev_alg(&v[i]);
+	return c;
 }
 
-static void json_alg_list(struct jw *w, const char *key, const struct kw_alg *v,
-			  int n)
+void kw_diff_data(const struct kw_diff *d, int type, const char *name,
+		  struct dix_evdata *out)
 {
-	int i;
+	/* a view of @d's lists, copied whole by dix_evdata_copy() */
+	struct dix_evdata v = {
+		.type = type, .name = (char *)name,
+		.loaded = d->loaded, .nloaded = d->nloaded,
+		.unloaded = d->unloaded, .nunloaded = d->nunloaded,
+		.added = ev_algs(d->added, d->nadded), .nadded = d->nadded,
+		.removed = ev_algs(d->removed, d->nremoved),
+		.nremoved = d->nremoved,
+	};
 
-	jw_arr_open(w, key);
-	for (i = 0; i < n; i++) {
-		jw_obj_open(w, NULL);
-		jw_str(w, "name", v[i].name);
-		jw_str(w, "driver", v[i].driver);
-		jw_int(w, "priority", v[i].priority);
-		jw_str(w, "module", v[i].module);
-		jw_obj_close(w);
-	}
-	jw_arr_close(w);
-}
-
-char *kw_diff_json(const struct kw_diff *d)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct jw w;
-
-	if (!f)
-		return xstrdup("");
-	jw_init_members(&w, f);
-	json_str_list(&w, "modules_loaded", d->loaded, d->nloaded);
-	json_str_list(&w, "modules_unloaded", d->unloaded, d->nunloaded);
-	json_alg_list(&w, "crypto_added", d->added, d->nadded);
-	json_alg_list(&w, "crypto_removed", d->removed, d->nremoved);
-	fclose(f);
-	return buf;
+	dix_evdata_copy(out, &v);
+	free(v.added);
+	free(v.removed);
 }

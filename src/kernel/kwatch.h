@@ -18,6 +18,8 @@
 
 #include <stddef.h>
 
+#include "lib/event.h"
+
 #define KW_NAME_LEN	128
 #define KW_MOD_LEN	64
 
@@ -79,15 +81,14 @@ enum kw_change_kind {
  * @text: "crc_t10dif transform: crct10dif-generic -> crct10dif-pclmul",
  *	"xts(aes): (none) -> xts-aes-aesni (401)"
  * @label: short form for a plot marker ("transform: crct10dif-pclmul")
- * @json: members for the event: ",\"change\":\"transform\",\"from\":…,
- *	\"to\":…" or ",\"change\":\"driver\",\"algorithm\":…,\"from\":
- *	{\"driver\":…,\"priority\":…}|null,\"to\":…"
+ * @data: the facts for the event: EVD_TRANSFORM (from, to) or EVD_DRIVER
+ *	(the algorithm, the implementation selected before and after)
  */
 struct kw_change {
 	int kind;
 	char *text;
 	char *label;
-	char *json;
+	struct dix_evdata data;
 };
 
 /**
@@ -183,12 +184,12 @@ void kw_diff_free(struct kw_diff *d);
 char *kw_registered_text(const struct kw_diff *d);
 
 /**
- * kw_diff_json() - the members ",\"modules_loaded\":[...],
- * \"modules_unloaded\":[...],\"crypto_added\":[{\"name\":…,\"driver\":…,
- * \"priority\":…}],\"crypto_removed\":[...]" for an event.
- * Return: a malloc'ed string.
+ * kw_diff_data() - @d's module and implementation lists as the facts of
+ * an event of @type (EVD_MODULES, or EVD_MODULE for the module @name),
+ * copied into @out (dix_evdata_clear() frees them).
  */
-char *kw_diff_json(const struct kw_diff *d);
+void kw_diff_data(const struct kw_diff *d, int type, const char *name,
+		  struct dix_evdata *out);
 
 /** kw_normalise() - copy module name @in to @out with '-' turned to '_'. */
 void kw_normalise(const char *in, char *out, size_t len);

@@ -10,10 +10,73 @@
 #ifndef DIX_EVENT_H
 #define DIX_EVENT_H
 
+#include <stddef.h>
+
 enum dix_event_kind {
 	EV_ACTION,	/* something dixload did: modprobe, sysfs write, exec */
 	EV_CHANGE,	/* something dixload saw change in the kernel */
 	EV_NOTE,	/* information: e.g. "module already loaded" */
+};
+
+/* What an event carries besides its text (struct dix_evdata @type). */
+enum dix_evdata_type {
+	EVD_NONE,
+	EVD_TRANSFORM,	/* change: crc_t10dif switched its transform */
+	EVD_DRIVER,	/* change: the driver the crypto API picks changed */
+	EVD_MODULES,	/* change: modules came or went that no action loaded */
+	EVD_MODULE,	/* action: modprobe or modprobe -r of one module */
+	EVD_SYSFS,	/* action: a sysfs write */
+};
+
+/**
+ * struct dix_ev_alg - one crypto implementation, as /proc/crypto names it.
+ * @name: the algorithm ("crct10dif")
+ * @driver: the implementation ("crct10dif-pclmul")
+ * @priority: the crypto API's priority
+ * @module: the module providing it ("kernel" when built in)
+ */
+struct dix_ev_alg {
+	char *name;
+	char *driver;
+	int priority;
+	char *module;
+};
+
+/**
+ * struct dix_evdata - the facts of a kernel change or an action, for the
+ * sinks to render (all strings owned by the event; NULL when absent).
+ * @type: enum dix_evdata_type; the members below that it names are set
+ * @name: DRIVER: the algorithm; MODULE: the module
+ * @from: TRANSFORM: the transform before (NULL: none)
+ * @to: TRANSFORM: the transform after (NULL: none)
+ * @sel: DRIVER: the implementation selected before ([0]) and after ([1]),
+ *	NULL when none was
+ * @loaded/@nloaded: MODULES, MODULE: modules that appeared
+ * @unloaded/@nunloaded: modules that went away
+ * @added/@nadded: MODULES, MODULE: selectable implementations that appeared
+ * @removed/@nremoved: those that went away
+ * @resolved: SYSFS: the path the write went to, links resolved
+ * @call: SYSFS: the system call that returned ("open", "write")
+ * @returned: SYSFS: what it returned (bytes, or -errno)
+ * @err: SYSFS: the errno's name when @returned < 0
+ */
+struct dix_evdata {
+	int type;
+	char *name;
+	char *from, *to;
+	struct dix_ev_alg *sel[2];
+	char **loaded;
+	int nloaded;
+	char **unloaded;
+	int nunloaded;
+	struct dix_ev_alg *added;
+	int nadded;
+	struct dix_ev_alg *removed;
+	int nremoved;
+	char *resolved;
+	char *call;
+	long returned;
+	char *err;
 };
 
 /**
@@ -25,8 +88,7 @@ enum dix_event_kind {
  * @ok: 1 succeeded, 0 failed, -1 not an action
  * @duration: seconds the action took (< 0: not applicable)
  * @detail: error text or other detail, or NULL
- * @json: extra JSON members, starting with ',' (e.g. ",\"crypto_added\":[]"),
- *	or NULL
+ * @data: what it carries besides its text (a change's or an action's facts)
  * @label: short label for the plot marker, or NULL (then @what is used)
  * @host: under MPI, the host it happened on (printed first), else NULL
  */
@@ -37,7 +99,7 @@ struct dix_event {
 	int ok;
 	double duration;
 	char *detail;
-	char *json;
+	struct dix_evdata data;
 	char *label;
 	char *host;
 };
@@ -50,6 +112,30 @@ void dix_event_copy(struct dix_event *dst, const struct dix_event *src);
 
 /** dix_event_clear() - free what dix_event_copy() allocated; @e is zeroed. */
 void dix_event_clear(struct dix_event *e);
+
+/**
+ * dix_evdata_copy() - @dst becomes a deep copy of @src.
+ */
+void dix_evdata_copy(struct dix_evdata *dst, const struct dix_evdata *src);
+
+/** dix_evdata_clear() - free what @d owns; @d is zeroed (EVD_NONE). */
+void dix_evdata_clear(struct dix_evdata *d);
+
+/**
+ * dix_event_pack() - append @e (every member but @host) to the byte
+ * buffer *@buf of *@len bytes (grown with realloc), for another process
+ * of the same build (an MPI rank) to dix_event_unpack().
+ */
+void dix_event_pack(const struct dix_event *e, char **buf, size_t *len);
+
+/**
+ * dix_event_unpack() - read one event that dix_event_pack() wrote at
+ * *@p (before @end) into @e, which then owns its strings, as after
+ * dix_event_copy(); *@p moves past it.
+ * Return: 0, or -1 when the bytes end before the event does (@e is then
+ * cleared).
+ */
+int dix_event_unpack(const char **p, const char *end, struct dix_event *e);
 
 /**
  * struct dix_event_sink - where events go.

@@ -25,9 +25,8 @@
 
 static int is_selection_change(const struct dix_event *e)
 {
-	return e->kind == EV_CHANGE && e->json &&
-	       (strstr(e->json, "\"change\":\"transform\"") ||
-		strstr(e->json, "\"change\":\"driver\""));
+	return e->kind == EV_CHANGE && (e->data.type == EVD_TRANSFORM ||
+					e->data.type == EVD_DRIVER);
 }
 
 static int cmp_event(const void *a, const void *b, void *arg)

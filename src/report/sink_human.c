@@ -18,6 +18,12 @@
 
 #define MB 1e6
 
+/* The sink's state is its stream: NULL is stdout (a test passes its own). */
+static FILE *out(void *priv)
+{
+	return priv ? priv : stdout;
+}
+
 /* "256 MiB", "1.5 MiB": whole mebibytes without decimals. */
 static const char *mib_str(uint64_t bytes, char *buf, size_t len)
 {
@@ -56,10 +62,9 @@ static const char *lat_str(uint64_t ns, char *buf, size_t len)
 
 static void human_start(void *priv, const struct rec_start *r)
 {
-	FILE *f = stdout;
+	FILE *f = out(priv);
 	int i;
 
-	(void)priv;
 	fprintf(f, "dixload %s: ", PACKAGE_VERSION);
 	opts_print_effective(f, r->o);
 	fputc('\n', f);
@@ -105,9 +110,8 @@ static void human_precond(void *priv, const struct rec_precond *p)
 	const char *sp = p->several ? " " : "";
 	double rate = p->seconds > 0 ? p->bytes / p->seconds : 0;
 	char a[32], b[32], c[32];
-	FILE *f = stdout;
+	FILE *f = out(priv);
 
-	(void)priv;
 	if (p->complete)
 		fprintf(f, "precondition%s%s: %s written in %.2f s, %.1f MB/s (%s writes, QD%u); not counted in the load\n",
 			sp, name, mib_str(p->bytes, a, sizeof(a)), p->seconds,
@@ -167,24 +171,22 @@ static void human_interval(void *priv, const struct rec_interval *r)
 {
 	int i;
 
-	(void)priv;
 	if (r->o->quiet)
 		return;
-	meter_line(stdout, "", r->o, r->s);
+	meter_line(out(priv), "", r->o, r->s);
 	for (i = 0; r->ds && r->o->per_device && i < r->ndevs; i++) {
 		char prefix[300];
 
 		snprintf(prefix, sizeof(prefix), "%s: ", r->devs[i].path);
-		meter_line(stdout, prefix, r->o, &r->ds[i]);
+		meter_line(out(priv), prefix, r->o, &r->ds[i]);
 	}
-	fflush(stdout);
+	fflush(out(priv));
 }
 
 static void human_event(void *priv, const struct dix_event *ev)
 {
-	FILE *f = stdout;
+	FILE *f = out(priv);
 
-	(void)priv;
 	fprintf(f, "[%5.1fs] %s%s%s", ev->t, ev->host ? ev->host : "",
 		ev->host ? ": " : "", ev->what);
 	if (ev->ok >= 0)
@@ -201,12 +203,11 @@ static void human_event(void *priv, const struct dix_event *ev)
  * The bad extents by kind, up to --max-report of each, then what was not
  * listed: "bad extents: 2 (129 blocks)" and one line per extent.
  */
-static void summary_extents(const struct rec_summary *r,
+static void summary_extents(FILE *f, const struct rec_summary *r,
 			    const struct dix_totals *t, uint32_t lbs)
 {
 	uint64_t more = 0, more_blocks = 0, max = r->o->max_report;
 	char line[1024];
-	FILE *f = stdout;
 	size_t i;
 
 	if (!t->next && !t->ext_dropped)
@@ -452,11 +453,10 @@ static void never_started(FILE *f, const struct rec_summary *r, int multi)
 static void human_summary(void *priv, const struct rec_summary *r)
 {
 	const struct dix_totals *t = r->t, *dt = r->dt;
-	FILE *f = stdout;
+	FILE *f = out(priv);
 	int k, multi = r->ndevs > 1 && !t->ranks;
 	uint64_t bad = t->ext_blocks + t->ext_dropped_blocks;
 
-	(void)priv;
 	if (!r->started) {
 		never_started(f, r, multi);
 		fflush(f);
@@ -467,7 +467,7 @@ static void human_summary(void *priv, const struct rec_summary *r)
 
 		fprintf(f, "--- %s: %.2f s ---\n", d->path, dt[k].elapsed);
 		rates_human(f, &dt[k]);
-		summary_extents(r, &dt[k], d->t->lbs);
+		summary_extents(f, r, &dt[k], d->t->lbs);
 		unwritten_human(f, r, &dt[k]);
 		transitions_human(f, r, d->tr, d->ntr, d->pre_ran);
 	}
@@ -489,7 +489,7 @@ static void human_summary(void *priv, const struct rec_summary *r)
 			fprintf(f, "bad blocks: %llu (each rank listed its own)\n",
 				(unsigned long long)bad);
 	} else if (!multi) {
-		summary_extents(r, t, r->devs[0].t->lbs);
+		summary_extents(f, r, t, r->devs[0].t->lbs);
 	} else if (bad) {
 		fprintf(f, "bad blocks: %llu, on", (unsigned long long)bad);
 		for (k = 0; k < r->ndevs; k++)

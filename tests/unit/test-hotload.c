@@ -286,8 +286,11 @@ static void test_control(void)
 	ok(e && e->detail && !strcmp(e->detail, "was 1, now 0; write(2) returned 2"),
 	   "sysfs detail: before, after and what write(2) returned (%s)",
 	   e && e->detail ? e->detail : "-");
-	ok(e && e->json && strstr(e->json, "\"call\":\"write\",\"returned\":2"),
-	   "sysfs JSON: the call and its return (%s)", e && e->json ? e->json : "-");
+	ok(e && e->data.type == EVD_SYSFS && e->data.call &&
+	   !strcmp(e->data.call, "write") && e->data.returned == 2 &&
+	   !e->data.err && e->data.resolved,
+	   "sysfs data: the call and its return (%s %ld)",
+	   e && e->data.call ? e->data.call : "-", e ? e->data.returned : 0);
 	read_sysfs_str(scratch, val, sizeof(val));
 	is_str(val, "0", "the file holds the new value");
 

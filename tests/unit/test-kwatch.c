@@ -16,6 +16,7 @@
 
 #include "kernel/kwatch.h"
 #include "datafile.h"
+#include "report/sink.h"
 #include "tap.h"
 
 static char dir[1024];
@@ -108,10 +109,27 @@ static void test_selection(void)
 	kw_free(&s);
 }
 
+/* The line the JSON sink writes for a change event carrying @data. */
+static char *event_json(const struct dix_evdata *data)
+{
+	struct dix_event ev = { .kind = EV_CHANGE, .what = "x", .ok = -1,
+				.duration = -1, .data = *data };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	sink_json_ops.change(f, &ev);
+	fclose(f);
+	return buf;
+}
+
 static void test_diffs(void)
 {
 	struct kw_state a, b, c, d4;
 	struct kw_diff d;
+	struct dix_evdata data;
 	char *t, *j;
 
 	snap(&a, "boot", "transform-generic");
@@ -135,20 +153,35 @@ static void test_diffs(void)
 	}
 	is_int(d.changes[0].kind, KW_CHANGE_TRANSFORM, "transform change first");
 	is_str(d.changes[0].label, "transform: crct10dif-pclmul", "its label");
-	is_str(d.changes[0].json,
-	       ",\"change\":\"transform\",\"from\":\"crct10dif-generic\",\"to\":\"crct10dif-pclmul\"",
-	       "transform change JSON");
-	is_str(d.changes[1].json,
-	       ",\"change\":\"driver\",\"algorithm\":\"crct10dif\",\"from\":{\"driver\":\"crct10dif-generic\",\"priority\":100,\"module\":\"crct10dif_generic\"},\"to\":{\"driver\":\"crct10dif-pclmul\",\"priority\":200,\"module\":\"crct10dif_pclmul\"}",
-	       "driver change JSON");
+	ok(d.changes[0].data.type == EVD_TRANSFORM &&
+	   !strcmp(d.changes[0].data.from, "crct10dif-generic") &&
+	   !strcmp(d.changes[0].data.to, "crct10dif-pclmul"),
+	   "transform change data: from, to");
+	ok(d.changes[1].data.type == EVD_DRIVER &&
+	   !strcmp(d.changes[1].data.name, "crct10dif") &&
+	   d.changes[1].data.sel[0] && d.changes[1].data.sel[0]->priority == 100 &&
+	   d.changes[1].data.sel[1] &&
+	   !strcmp(d.changes[1].data.sel[1]->module, "crct10dif_pclmul"),
+	   "driver change data: the algorithm, before and after");
+	/* the JSON sink writes those facts as doc/json.md says */
+	j = event_json(&d.changes[0].data);
+	ok(j && strstr(j, ",\"change\":\"transform\",\"from\":\"crct10dif-generic\",\"to\":\"crct10dif-pclmul\"}\n"),
+	   "transform change JSON (%s)", j);
+	free(j);
+	j = event_json(&d.changes[1].data);
+	ok(j && strstr(j, ",\"change\":\"driver\",\"algorithm\":\"crct10dif\",\"from\":{\"driver\":\"crct10dif-generic\",\"priority\":100,\"module\":\"crct10dif_generic\"},\"to\":{\"driver\":\"crct10dif-pclmul\",\"priority\":200,\"module\":\"crct10dif_pclmul\"}}\n"),
+	   "driver change JSON (%s)", j);
+	free(j);
 	t = kw_registered_text(&d);
 	is_str(t, "registered crct10dif-pclmul (crct10dif, 200)", "registered text");
 	free(t);
-	j = kw_diff_json(&d);
-	is_str(j, ",\"modules_loaded\":[\"crct10dif_pclmul\"],\"modules_unloaded\":[],"
+	kw_diff_data(&d, EVD_MODULE, "crct10dif_pclmul", &data);
+	j = event_json(&data);
+	ok(j && strstr(j, ",\"module\":\"crct10dif_pclmul\",\"modules_loaded\":[\"crct10dif_pclmul\"],\"modules_unloaded\":[],"
 	       "\"crypto_added\":[{\"name\":\"crct10dif\",\"driver\":\"crct10dif-pclmul\",\"priority\":200,\"module\":\"crct10dif_pclmul\"}],"
-	       "\"crypto_removed\":[]", "event JSON members");
+	       "\"crypto_removed\":[]}\n"), "module event JSON members (%s)", j);
 	free(j);
+	dix_evdata_clear(&data);
 	kw_diff_free(&d);
 
 	/* QAT without hardware: four modules, no algorithm */

@@ -293,9 +293,59 @@ static void test_file_sinks(void)
 	rmdir(dir);
 }
 
+/* An event with its facts survives the pack an MPI rank sends. */
+static void test_event_pack(void)
+{
+	char *loaded[] = { "crct10dif_pclmul", "crc_t10dif" };
+	struct dix_ev_alg added = { "crct10dif", "crct10dif-pclmul", 200,
+				    "crct10dif_pclmul" };
+	struct dix_ev_alg sel = { NULL, "crct10dif-generic", 100, "kernel" };
+	struct dix_event ev = {
+		.t = 10.25, .kind = EV_ACTION, .what = "modprobe x", .ok = 1,
+		.duration = 0.05, .label = "x",
+		.data = { .type = EVD_MODULE, .name = "x", .sel = { &sel, NULL },
+			  .loaded = loaded, .nloaded = 2, .added = &added,
+			  .nadded = 1, .returned = -22, .err = "EINVAL" },
+	}, back, copy;
+	char *buf = NULL;
+	const char *p;
+	size_t len = 0;
+
+	dix_event_pack(&ev, &buf, &len);
+	dix_event_pack(&ev, &buf, &len);
+	p = buf;
+	is_int(dix_event_unpack(&p, buf + len, &back), 0, "first event unpacked");
+	ok(back.t == 10.25 && back.kind == EV_ACTION && back.ok == 1 &&
+	   !strcmp(back.what, "modprobe x") && !back.detail &&
+	   !strcmp(back.label, "x") && back.data.type == EVD_MODULE &&
+	   !strcmp(back.data.name, "x") && back.data.nloaded == 2 &&
+	   !strcmp(back.data.loaded[1], "crc_t10dif") &&
+	   back.data.nadded == 1 && back.data.added[0].priority == 200 &&
+	   !strcmp(back.data.added[0].module, "crct10dif_pclmul") &&
+	   back.data.sel[0] && !back.data.sel[0]->name &&
+	   back.data.sel[0]->priority == 100 && !back.data.sel[1] &&
+	   back.data.returned == -22 && !strcmp(back.data.err, "EINVAL"),
+	   "its text and facts are the ones packed");
+	dix_event_copy(&copy, &back);
+	dix_event_clear(&back);
+	ok(!strcmp(copy.data.added[0].driver, "crct10dif-pclmul") &&
+	   !strcmp(copy.data.loaded[0], "crct10dif_pclmul"),
+	   "a copy owns its facts (the original freed)");
+	dix_event_clear(&copy);
+	is_int(dix_event_unpack(&p, buf + len, &back), 0, "second event unpacked");
+	ok(p == buf + len, "the two events fill the buffer");
+	dix_event_clear(&back);
+	p = buf;
+	is_int(dix_event_unpack(&p, buf + len / 2 - 3, &back), -1,
+	       "a cut event is refused");
+	ok(p == buf && !back.what, "and leaves nothing behind");
+	free(buf);
+}
+
 int main(void)
 {
 	test_registry();
 	test_file_sinks();
+	test_event_pack();
 	return tap_done();
 }
