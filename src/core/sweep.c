@@ -11,7 +11,9 @@
  * exit status and how many requests it had in flight, so sync and async
  * submission can be read off at equal concurrency.  --plot FILE.svg
  * draws MB/s against the first key's values, one series per combination
- * of the other keys (sweepplot.c).
+ * of the other keys (sweepplot.c).  The answer itself closes the output:
+ * per series the least requests in flight within 90 % of its best MB/s
+ * (sweepknee.c), marked on the plot.
  */
 #include "config.h"
 
@@ -29,6 +31,7 @@
 #include "report/record.h"
 #include "core/run.h"
 #include "core/sweep.h"
+#include "core/sweepknee.h"
 #include "report/sweepplot.h"
 #include "lib/util.h"
 
@@ -69,10 +72,15 @@ static void keep_result(const struct dix_run *r, const struct dix_totals *t)
 	cur->s_per_gb = bytes ? t->cpu.self_s / (bytes / 1e9) : 0;
 	cur->p99_ms = lat_percentile(&h, 0.99) / 1e6;
 	cur->ops = ops;
-	/* requests the kernel can hold at once */
+	/*
+	 * Requests the kernel holds at once.  kcapi async: --iodepth on each
+	 * TFM, every TFM with a thread of its own; sync: one per thread that
+	 * submits, a job's thread, whatever its TFMs (it takes them in turns
+	 * and each call returns with its request done).
+	 */
 	if (engine_is_crypto(r->eng))
-		cur->inflight = o->tfms * (o->submit == SUBMIT_ASYNC ?
-					   o->iodepth : 1);
+		cur->inflight = o->submit == SUBMIT_ASYNC ?
+				o->tfms * o->iodepth : o->jobs;
 	else
 		cur->inflight = o->jobs * ((r->eng->flags & DIX_ENG_SYNC) ?
 					   1 : o->iodepth);
@@ -148,69 +156,207 @@ static void run_point(int (*run)(int, char **), int argc, char **argv,
 }
 
 /*
- * The --plot file: MB/s of point @pts[i] (the points in sweep order, the
- * last key varying fastest) against keys[0]'s values, one series per
- * combination of keys[1..].  Return: 0, or -errno.
+ * The points of a sweep are in sweep order, the last key varying fastest;
+ * a series is one combination of keys[1..], its points along keys[0]:
+ * point i is at x = i / ns of series i % ns.
+ */
+static int nseries(const struct sweep_key *keys, int total)
+{
+	return total / keys[0].n;
+}
+
+/* Series @k's values of keys[1..] ("tfms=4 submit=async"), malloc'ed. */
+static char *series_label(const struct sweep_key *keys, int nkeys, int k)
+{
+	size_t n = 0, cap = 256;
+	char *lab = xcalloc(cap, 1);
+	int rest = k, j;
+
+	/* the last key fastest */
+	for (j = nkeys - 1; j >= 1; j--) {
+		char one[160];
+		size_t ol;
+
+		snprintf(one, sizeof(one), "%s=%s%s", keys[j].name,
+			 keys[j].v[rest % keys[j].n], j < nkeys - 1 ? " " : "");
+		rest /= keys[j].n;
+		ol = strlen(one);
+		if (n + ol + 1 > cap)
+			break;
+		memmove(lab + ol, lab, n + 1);
+		memcpy(lab, one, ol);
+		n += ol;
+	}
+	return lab;
+}
+
+/* MB/s of series @k's points along keys[0] into @y (NAN: no result). */
+static void series_y(const struct sweep_key *keys, const struct sweep_point *pts,
+		     int total, int k, double *y, unsigned long long *inflight)
+{
+	int nx = keys[0].n, ns = nseries(keys, total), x;
+
+	for (x = 0; x < nx; x++) {
+		const struct sweep_point *p = &pts[x * ns + k];
+
+		y[x] = p->have && p->status == 0 ? p->mbps : NAN;
+		inflight[x] = p->inflight;
+	}
+}
+
+/* Every series' knee; @has[k] 0 when series @k has no point with a result. */
+static void series_knees(const struct sweep_key *keys,
+			 const struct sweep_point *pts, int total,
+			 struct sweep_knee *kn, int *has)
+{
+	int nx = keys[0].n, ns = nseries(keys, total), k;
+	double *y = xcalloc(nx, sizeof(*y));
+	unsigned long long *f = xcalloc(nx, sizeof(*f));
+
+	for (k = 0; k < ns; k++) {
+		series_y(keys, pts, total, k, y, f);
+		has[k] = sweep_knee(y, f, nx, SWEEP_KNEE_FRAC, &kn[k]) == 0;
+	}
+	free(y);
+	free(f);
+}
+
+/* The point of series @k at x @x as JSON members of object @name. */
+static void point_json(struct jw *w, const char *name,
+		       const struct sweep_key *keys, int nkeys, int total,
+		       int k, int x)
+{
+	int ns = nseries(keys, total), i = x * ns + k, j, stride = 1;
+	int idx[SWEEP_MAX_KEYS];
+
+	for (j = nkeys - 1; j >= 0; j--) {
+		idx[j] = (i / stride) % keys[j].n;
+		stride *= keys[j].n;
+	}
+	jw_obj_open(w, name);
+	for (j = 0; j < nkeys; j++)
+		jw_str(w, keys[j].name, keys[j].v[idx[j]]);
+	jw_obj_close(w);
+}
+
+/* Series @k's values of keys[1..] as the object "series" ({} for one key). */
+static void series_json(struct jw *w, const struct sweep_key *keys, int nkeys,
+			int k)
+{
+	int idx[SWEEP_MAX_KEYS], j, rest = k;
+
+	for (j = nkeys - 1; j >= 1; j--) {
+		idx[j] = rest % keys[j].n;
+		rest /= keys[j].n;
+	}
+	jw_obj_open(w, "series");
+	for (j = 1; j < nkeys; j++)
+		jw_str(w, keys[j].name, keys[j].v[idx[j]]);
+	jw_obj_close(w);
+}
+
+/*
+ * The answer to "how many requests in flight?": per series, the least in
+ * flight within SWEEP_KNEE_FRAC of its best MB/s, and that best; one JSON
+ * record per series with a result, or lines after the table.
+ */
+static void print_knees(const struct sweep_key *keys, int nkeys,
+			const struct sweep_point *pts, int total, int json,
+			const struct sweep_knee *kn, const int *has)
+{
+	int ns = nseries(keys, total), k;
+
+	if (!json)
+		printf("knee: the least requests in flight within %.0f %% of the series' best MB/s\n",
+		       SWEEP_KNEE_FRAC * 100);
+	for (k = 0; k < ns; k++) {
+		char *lab = series_label(keys, nkeys, k);
+		const struct sweep_point *pk, *pb;
+
+		if (!has[k]) {
+			if (!json)
+				printf("  %s: no point with a result\n",
+				       *lab ? lab : "all points");
+			free(lab);
+			continue;
+		}
+		pk = &pts[kn[k].knee * ns + k];
+		pb = &pts[kn[k].best * ns + k];
+		if (json) {
+			struct jw w;
+
+			jw_init(&w, stdout);
+			jw_obj_open(&w, NULL);
+			jw_str(&w, "type", "sweep_knee");
+			series_json(&w, keys, nkeys, k);
+			jw_num(&w, "fraction", SWEEP_KNEE_FRAC, 2);
+			jw_uint(&w, "inflight", pk->inflight);
+			point_json(&w, "point", keys, nkeys, total, k,
+				   kn[k].knee);
+			jw_num(&w, "mb_per_s", pk->mbps, 2);
+			jw_num(&w, "best_mb_per_s", pb->mbps, 2);
+			jw_uint(&w, "best_inflight", pb->inflight);
+			point_json(&w, "best_point", keys, nkeys, total, k,
+				   kn[k].best);
+			jw_obj_close(&w);
+			jw_end_line(&w);
+		} else {
+			printf("  %s: %llu in flight (%s=%s, %.2f MB/s); best %.2f MB/s (%s=%s, %llu in flight)\n",
+			       *lab ? lab : "all points", pk->inflight,
+			       keys[0].name, keys[0].v[kn[k].knee], pk->mbps,
+			       pb->mbps, keys[0].name, keys[0].v[kn[k].best],
+			       pb->inflight);
+		}
+		free(lab);
+	}
+	fflush(stdout);
+}
+
+/*
+ * The --plot file: MB/s against keys[0]'s values, one series per
+ * combination of keys[1..], each series' knee marked.  Return: 0, or
+ * -errno.
  */
 static int write_plot(const char *path, const struct sweep_key *keys,
 		      int nkeys, const struct sweep_point *pts, int total,
+		      const struct sweep_knee *kn, const int *has,
 		      int argc, char **argv, int dash)
 {
-	int nx = keys[0].n, ns = total / nx, i, k, r;
+	int nx = keys[0].n, ns = nseries(keys, total), i, k, r;
 	struct sweep_series *ser = xcalloc(ns, sizeof(*ser));
 	double *y = xcalloc((size_t)total, sizeof(*y));
+	unsigned long long *f = xcalloc((size_t)total, sizeof(*f));
 	char **lab = xcalloc(ns, sizeof(*lab));
 	char title[256];
 	size_t tl;
-	FILE *f;
+	FILE *fp;
 
-	for (i = 0; i < total; i++) {
-		/* i = x * ns + series: keys[0] varies slowest */
-		int x = i / ns, sidx = i % ns;
-
-		y[sidx * nx + x] = pts[i].have && pts[i].status == 0 ?
-				   pts[i].mbps : NAN;
-	}
 	for (k = 0; k < ns; k++) {
-		size_t n = 0, cap = 256;
-		int rest = k, j;
-
-		lab[k] = xcalloc(cap, 1);
-		/* the series' values of keys[1..], the last fastest */
-		for (j = nkeys - 1; j >= 1; j--) {
-			char one[160];
-			size_t ol;
-
-			snprintf(one, sizeof(one), "%s=%s%s", keys[j].name,
-				 keys[j].v[rest % keys[j].n],
-				 j < nkeys - 1 ? " " : "");
-			rest /= keys[j].n;
-			ol = strlen(one);
-			if (n + ol + 1 > cap)
-				break;
-			memmove(lab[k] + ol, lab[k], n + 1);
-			memcpy(lab[k], one, ol);
-			n += ol;
-		}
+		series_y(keys, pts, total, k, y + (size_t)k * nx,
+			 f + (size_t)k * nx);
+		lab[k] = series_label(keys, nkeys, k);
 		ser[k].label = lab[k];
 		ser[k].y = y + (size_t)k * nx;
+		ser[k].has_knee = has[k];
+		ser[k].knee = has[k] ? kn[k].knee : 0;
+		ser[k].knee_inflight = has[k] ? f[(size_t)k * nx + kn[k].knee] : 0;
 	}
 	tl = snprintf(title, sizeof(title), "dixload sweep: MB/s against %s;",
 		      keys[0].name);
 	for (i = dash + 1; i < argc && tl < sizeof(title) - 1; i++)
 		tl += snprintf(title + tl, sizeof(title) - tl, " %s", argv[i]);
-	f = fopen(path, "we");
-	if (!f) {
+	fp = fopen(path, "we");
+	if (!fp) {
 		r = -errno;
 	} else {
 		struct sweep_plot d = {
 			.title = title, .xname = keys[0].name,
 			.xval = (const char *const *)keys[0].v, .nx = nx,
-			.s = ser, .ns = ns,
+			.s = ser, .ns = ns, .knee_frac = SWEEP_KNEE_FRAC,
 		};
 
-		r = sweep_plot_svg(f, &d);
-		if (fclose(f) && !r)
+		r = sweep_plot_svg(fp, &d);
+		if (fclose(fp) && !r)
 			r = -errno;
 	}
 	if (r)
@@ -220,6 +366,7 @@ static int write_plot(const char *path, const struct sweep_key *keys,
 	free(lab);
 	free(ser);
 	free(y);
+	free(f);
 	return r;
 }
 
@@ -241,7 +388,9 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 	int nkeys = 0, json = 0, i, dash = -1, nrun, has_runtime = 0;
 	int idx[SWEEP_MAX_KEYS] = { 0 }, worst = 0, k, total = 1, np = 0;
 	struct sweep_point *pts = NULL;
+	struct sweep_knee *kn;
 	const char *plot = NULL;
+	int *has;
 	char **av;
 	int ac;
 
@@ -399,10 +548,17 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			break;
 	}
 	run_result_hook = NULL;
+	kn = xcalloc(nseries(keys, total), sizeof(*kn));
+	has = xcalloc(nseries(keys, total), sizeof(*has));
+	series_knees(keys, pts, total, kn, has);
+	print_knees(keys, nkeys, pts, total, json, kn, has);
 	/* a failed write is reported, the exit status stays the load's (as
 	 * for a run's own --plot) */
 	if (plot)
-		write_plot(plot, keys, nkeys, pts, total, argc, argv, dash);
+		write_plot(plot, keys, nkeys, pts, total, kn, has, argc, argv,
+			   dash);
+	free(kn);
+	free(has);
 	free(pts);
 	free(av);
 	keys_free(keys, nkeys);

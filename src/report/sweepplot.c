@@ -7,7 +7,9 @@
  * decades, so a linear axis would crowd the small ones into one corner,
  * and values such as "4k" or "async" have no position of their own.  Each
  * result is a point (a rate is a whole run's average, not a curve between
- * runs); the line through a series' points only guides the eye.  The same
+ * runs); the line through a series' points only guides the eye.  A ring
+ * marks each series' knee, which sweep.c computes (core/sweepknee.c): the
+ * plot draws what it is given.  The same
  * conventions as plot.c: SVG 1.1, no scripts, fonts or references; labels
  * through xml_escape(); ticks from plot_nice_step().
  */
@@ -118,6 +120,20 @@ static void one_series(FILE *f, const struct sweep_plot *d, int k,
 			xml_escape(f, s->label);
 		}
 		fprintf(f, ": %.2f MB/s</title></circle>\n", s->y[i]);
+	}
+	/* the knee: the least in flight near the series' best */
+	if (s->has_knee && s->knee >= 0 && s->knee < d->nx &&
+	    !isnan(s->y[s->knee])) {
+		fprintf(f, "<circle class=\"knee\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" data-x=\"",
+			xpos(d, s->knee), ypos(ymax, s->y[s->knee]), c);
+		xml_escape(f, d->xval[s->knee]);
+		fprintf(f, "\" data-inflight=\"%llu\"><title>knee", s->knee_inflight);
+		if (s->label && *s->label) {
+			fputc(' ', f);
+			xml_escape(f, s->label);
+		}
+		fprintf(f, ": %llu in flight reach %.0f %% of the best MB/s</title></circle>\n",
+			s->knee_inflight, d->knee_frac * 100);
 	}
 	fputs("</g>\n", f);
 }

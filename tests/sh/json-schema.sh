@@ -1,5 +1,5 @@
 #!/bin/sh
-# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, a failed hot-load and unload, the --error-log lines, a sweep, an MPI job when built with MPI): no undocumented key, no missing "always" key.
+# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, a failed hot-load and unload, the --error-log lines, a sweep with its knees, an MPI job when built with MPI): no undocumented key, no missing "always" key.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 need_feature jsonc
@@ -32,8 +32,8 @@ run_dix "$WORK/8.json" "$WORK/8.err" --dev "$F" --size 8m --rw randread --bs 16k
 	--runtime 2 --interval 500 --hotload dixload_no_such_module@0.5 \
 	--unload dixload_no_such_module@1 --output-format json
 [ $? = 4 ] || fail "the failing hot-load run did not exit 4: $(tail -n 3 "$WORK/8.err")"
-# a sweep: one sweep_point line per point
-"$DIXLOAD" sweep bs=4k,16k --json -- --dev "$F" --size 8m --rw randread --runtime 0.5 \
+# a sweep: one sweep_point line per point, one sweep_knee line per series
+"$DIXLOAD" sweep bs=4k,16k iodepth=1,2 --json -- --dev "$F" --size 8m --rw randread --runtime 0.5 \
 	> "$WORK/9.json" 2> "$WORK/9.err" || fail "sweep: $(cat "$WORK/9.err")"
 # an MPI job (when this build has MPI): ranks[] rows, events with a host
 mpi_run=
@@ -68,7 +68,7 @@ def paths(o, pre=""):
     for k, v in o.items():
         p = pre + k
         yield p
-        if p in ("settings", "point") and isinstance(v, dict):
+        if p in ("settings", "point", "series", "best_point") and isinstance(v, dict):
             for s in v:
                 if s not in options:
                     yield p + "." + s   # not an option: undocumented
@@ -95,7 +95,7 @@ for f in runs:
         for p, pres in spec[t].items():
             if pres == "always" and p not in got:
                 bad.append("%s:%d: %s key %r (always) is missing" % (f, n, t, p))
-for t in ("start", "interval", "event", "precondition", "summary", "compare", "error_log", "sweep_point"):
+for t in ("start", "interval", "event", "precondition", "summary", "compare", "error_log", "sweep_point", "sweep_knee"):
     if t not in seen:
         bad.append("no %s record in the runs: the test would not check it" % t)
 # the optional keys these runs must exercise

@@ -1,5 +1,5 @@
 #!/bin/sh
-# dixload sweep --plot on a file with a block engine: a well-formed SVG with one point per point of the table, at its MB/s, one series per value of the other key; an unwritable --plot is refused before any load.
+# dixload sweep --plot on a file with a block engine: a well-formed SVG with one point per point of the table, at its MB/s, one series per value of the other key; each series' knee (the least in flight within 90 % of its best, recomputed here from the table) named after the table and ringed on the plot; an unwritable --plot is refused before any load.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 
@@ -28,6 +28,8 @@ n = 0
 for g in series:
     jobs = g.getAttribute("data-label").split("=")[1]
     for c in g.getElementsByTagName("circle"):
+        if c.getAttribute("class") != "point":
+            continue
         x, mb = c.getAttribute("data-x"), c.getAttribute("data-mbps")
         if rows.get((x, jobs)) != mb:
             print("FAIL: point iodepth=%s jobs=%s at %s MB/s, the table says %s" % (x, jobs, mb, rows.get((x, jobs)))); sys.exit(1)
@@ -37,7 +39,28 @@ if n != 6:
 xs = [t.firstChild.data for t in doc.getElementsByTagName("text") if t.getAttribute("class") == "xval"]
 if xs != ["1", "4", "16"]:
     print("FAIL: x values %s" % xs); sys.exit(1)
-print("6 points, 2 series, every point at the table's MB/s")
+# the knee of each series: the least in flight within 90 % of its best,
+# from the table's own rows, named after the table and ringed on the plot
+import re
+knees = {}
+for l in open(sys.argv[1]):
+    m = re.match(r"  jobs=(\d+): (\d+) in flight \(iodepth=(\d+), ([0-9.]+) MB/s\); best ([0-9.]+) MB/s \(iodepth=(\d+), (\d+) in flight\)$", l)
+    if m:
+        knees[m.group(1)] = m.groups()
+if sorted(knees) != ["1", "2"]:
+    print("FAIL: want a knee line per series: %s" % knees); sys.exit(1)
+for jobs, (_, infl, kx, kmb, bmb, bx, binfl) in knees.items():
+    mb = {x: float(rows[(x, jobs)]) for x in ("1", "4", "16")}
+    best = max(mb.values())
+    want = min((int(x) * int(jobs), x) for x in ("1", "4", "16") if mb[x] >= 0.9 * best)
+    if (int(infl), kx) != want or float(bmb) != best or float(kmb) != mb[kx] or mb[bx] != best:
+        print("FAIL: jobs=%s: knee %s in flight at iodepth=%s, best %s; want %s, best %.2f" % (jobs, infl, kx, bmb, want, best)); sys.exit(1)
+    g = [g for g in series if g.getAttribute("data-label") == "jobs=" + jobs][0]
+    ring = [c for c in g.getElementsByTagName("circle") if c.getAttribute("class") == "knee"]
+    if len(ring) != 1 or ring[0].getAttribute("data-x") != kx or ring[0].getAttribute("data-inflight") != infl:
+        print("FAIL: jobs=%s: want one knee ring at iodepth=%s: %s" % (jobs, kx, [(c.getAttribute("data-x"), c.getAttribute("data-inflight")) for c in ring])); sys.exit(1)
+    print("jobs=%s: knee %s in flight (iodepth=%s), best %s MB/s" % (jobs, infl, kx, bmb))
+print("6 points, 2 series, every point at the table's MB/s, each series' knee named and ringed")
 PY
 
 run_dix "$WORK/o" "$WORK/e" sweep iodepth=1 --plot "$WORK/nodir/s.svg" -- \

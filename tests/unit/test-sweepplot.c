@@ -3,7 +3,8 @@
  * test-sweepplot.c - dixload sweep's SVG is well-formed XML (xmlcheck.h,
  * itself checked in test-plot), has one point per result at its x value
  * with its MB/s, none for a point without a result, one legend entry per
- * series, hostile labels escaped, and a placeholder when nothing ran.
+ * series, hostile labels escaped, a ring around each series' knee given (none
+ * for a knee without a result), and a placeholder when nothing ran.
  */
 #include "config.h"
 
@@ -66,14 +67,14 @@ int main(void)
 	const double b[] = { 4.0, NAN, 30.75, 31.0 };
 	const double none[] = { NAN, NAN, NAN, NAN };
 	struct sweep_series s[] = {
-		{ "tfms=1 submit=async", a },
-		{ "tfms=4 <&> \"x\"", b },
+		{ .label = "tfms=1 submit=async", .y = a },
+		{ .label = "tfms=4 <&> \"x\"", .y = b },
 	};
 	struct sweep_plot d = {
 		.title = "sweep <iodepth> & co", .xname = "iodepth",
 		.xval = xv, .nx = 4, .s = s, .ns = 2,
 	};
-	struct sweep_series e[] = { { "", none } };
+	struct sweep_series e[] = { { .label = "", .y = none } };
 	char err[200] = "";	/* printed by ok() even when the check passes */
 	char *svg;
 	int r;
@@ -102,7 +103,40 @@ int main(void)
 	ok(strstr(svg, "sweep &lt;iodepth&gt; &amp; co") != NULL &&
 	   !strstr(svg, "<iodepth>"), "title escaped");
 	ok(!strstr(svg, "no point has a result"), "no placeholder");
+	is_int(count(svg, "<circle class=\"knee\""), 0,
+	       "no knee given: none marked");
 	free(svg);
+
+	/* each series' knee is ringed at its point, in its series */
+	s[0].has_knee = 1;
+	s[0].knee = 2;
+	s[0].knee_inflight = 32;
+	s[1].has_knee = 1;
+	s[1].knee = 1;		/* a point without a result: not drawn */
+	d.knee_frac = 0.9;
+	svg = render(&d, &r);
+	ok(r == 0 && xml_wellformed(svg, err, sizeof(err)),
+	   "knees: well-formed (%s)", err);
+	is_int(count(svg, "<circle class=\"knee\""), 1,
+	       "one knee ring: the other series' knee has no result");
+	{
+		const char *g = strstr(svg, "data-label=\"tfms=1 submit=async\"");
+		const char *k = strstr(svg, "<circle class=\"knee\"");
+		const char *end = g ? strstr(g, "</g>") : NULL;
+
+		const char *attr = k ? strstr(k, "data-x=\"32\" data-inflight=\"32\"") : NULL;
+
+		ok(g && k && k > g && k < end && attr &&
+		   attr < strstr(k, "</circle>"),
+		   "the ring is in its series at x 32 with 32 in flight");
+		ok(k && fabs(atof(strstr(k, "cy=\"") + 4) -
+			     point_y(svg, "tfms=1 submit=async", "32")) < 0.05,
+		   "the ring is centred on the knee's point");
+		ok(strstr(svg, "knee tfms=1 submit=async: 32 in flight reach 90 % of the best MB/s") != NULL,
+		   "the ring's tooltip names the series and its in flight");
+	}
+	free(svg);
+	s[0].has_knee = s[1].has_knee = 0;
 
 	d.s = e;
 	d.ns = 1;
