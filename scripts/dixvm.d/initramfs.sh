@@ -8,11 +8,21 @@
 
 # Modules every guest gets.  Names are normalised (dashes to underscores);
 # a name the kernel does not have (renamed, removed, or built in) is skipped.
+# The crypto API's modules are all there, so a crypto load needs no module
+# list (issue 22: the README's kcapi command failed with ENOENT without
+# eight of them): the AF_ALG types and crypto_user (dixload loads what its
+# --alg needs), the generic templates and drivers (the kernel's own lookup
+# loads them through their crypto-NAME aliases), and the arch drivers,
+# which modtree_build keeps out of alias resolution so they load only when
+# named (a --hotload), never by the kernel's request_module("crypto-aes").
 DIXVM_BASE_MODULES="scsi_common scsi_mod sd_mod sg
 crct10dif_common crct10dif_generic crc_t10dif crc64 crc64_rocksoft
 crc64_rocksoft_generic t10_pi scsi_debug crct10dif_pclmul
 nvme_core nvme null_blk loop
-aesni_intel cryptd crypto_simd ghash_clmulni_intel af_alg algif_hash algif_skcipher
+af_alg algif_hash algif_skcipher algif_aead crypto_user
+xts ecb cbc ctr gcm ghash_generic cryptd pcrypt authenc hmac sha256_generic
+crc32c_generic
+aesni_intel crypto_simd ghash_clmulni_intel sha256_ssse3 crc32c_intel
 intel_qat qat_c62x qat_dh895xcc qat_c3xxx qat_4xxx"
 
 # Boot-time load order (hard dependencies are inserted before each name).

@@ -108,6 +108,8 @@ static int kc_check(const struct dix_opts *o, char *err, size_t len)
 /* The TFM binding watch (kernel/cryptobind.h) and the load's name. */
 static int kc_setup(const struct dix_opts *o, char *name, size_t len)
 {
+	/* before any worker opens a TFM; kc_check() found the algorithm */
+	kc_need_load(kc_find(o->alg), o->alg);
 	cryptobind_init(o->alg, o->tfms, o->rebind);
 	snprintf(name, len, "%s", o->alg);
 	return 0;
@@ -154,6 +156,9 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	/* sync: a request completes inside its call, one slot per TFM */
 	depth = k->async ? k->ntfm * k->iodepth : k->ntfm;
 	ctx->depth = depth;
+	/* the modules kc_setup() loaded: the run's note, once */
+	if (ctx->job == 0)
+		snprintf(ctx->note, sizeof(ctx->note), "%s", kc_need_note());
 	if (k->async) {
 		unsigned long sndbuf;
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * modules.c - loading and unloading kernel modules for --hotload/--unload.
+ * modules.c - loading and unloading kernel modules for --hotload/--unload,
+ * and loading those a load needs before it starts (mod_need: the kcapi
+ * engine's AF_ALG type and crypto_user).
  *
  * Modules go through libkmod when it was found at build time: its results
  * are errno values and module states, so "not found", "already loaded",
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifdef HAVE_KMOD
 #include <libkmod.h>
@@ -235,6 +238,53 @@ int mod_load(const struct mod_env *env, const char *name, char *msg, size_t len)
 	return r;
 }
 
+int mod_need(const char *name, char *msg, size_t len)
+{
+	struct kmod_ctx *ctx = kctx(msg, len);
+	struct kmod_list *list = NULL, *l;
+	int r;
+
+	if (!ctx)
+		return -ENOMEM;
+	r = kmod_module_new_from_lookup(ctx, name, &list);
+	if (r < 0) {
+		snprintf(msg, len, "looking up module %s: %s", name, strerror(-r));
+	} else if (!list) {
+		snprintf(msg, len, "module %s not found in /lib/modules/%s",
+			 name, release());
+		r = -ENOENT;
+	}
+	kmod_list_foreach(l, list) {
+		struct kmod_module *m = kmod_module_get_module(l);
+		int st = kmod_module_get_initstate(m), e = 0;
+
+		if (st != KMOD_MODULE_BUILTIN && st != KMOD_MODULE_LIVE &&
+		    st != KMOD_MODULE_COMING) {
+			e = kmod_module_probe_insert_module(m, 0, NULL, NULL,
+							    NULL, NULL);
+			if (e < 0)
+				snprintf(msg, len, "could not insert '%s': %s%s",
+					 kmod_module_get_name(m), strerror(-e),
+					 insert_hint(e));
+			else if (e > 0) {
+				snprintf(msg, len, "module %s is blacklisted",
+					 kmod_module_get_name(m));
+				e = -EPERM;
+			} else {
+				r = 1;
+			}
+		}
+		kmod_module_unref(m);
+		if (e < 0) {
+			r = e;
+			break;
+		}
+	}
+	kmod_module_unref_list(list);
+	kmod_unref(ctx);
+	return r;
+}
+
 /* Remove @m's dependencies nothing uses any more, as modprobe -r does. */
 static void remove_unused_deps(struct kmod_module *m, FILE *also, int *n,
 			       int depth)
@@ -381,6 +431,19 @@ int mod_load(const struct mod_env *env, const char *name, char *msg, size_t len)
 	if (e && strstr(msg, "not found"))
 		not_found(env, name, msg, len);
 	return e;
+}
+
+/* Without libkmod: /sys/module/NAME says "there" (a built-in module without
+ * parameters has none: modprobe then finds it built in and succeeds). */
+int mod_need(const char *name, char *msg, size_t len)
+{
+	char n[KW_MOD_LEN], path[KW_MOD_LEN + 16];
+
+	kw_normalise(name, n, sizeof(n));
+	snprintf(path, sizeof(path), "/sys/module/%s", n);
+	if (access(path, F_OK) == 0)
+		return 0;
+	return run_modprobe(0, name, msg, len) ? -EIO : 1;
 }
 
 int mod_unload(const struct mod_env *env, const char *name, char *msg,

@@ -53,4 +53,14 @@ int mod_load(const struct mod_env *env, const char *name, char *msg, size_t len)
 int mod_unload(const struct mod_env *env, const char *name, char *msg,
 	       size_t len, char **removed_deps);
 
+/**
+ * mod_need() - make module @name (or alias) present before a load needs it:
+ * loaded with its hard dependencies unless it is loaded or built in
+ * already.  Unlike mod_load() nothing is expected to change: a module that
+ * is there is the good case.
+ * Return: 1 loaded now, 0 already there, -errno with @msg saying why
+ * (-ENOENT: this kernel has no such module).
+ */
+int mod_need(const char *name, char *msg, size_t len);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "conf/options.h"
 #include "conf/profile.h"
+#include "engines/engine.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/dixload-test-profile-XXXXXX";
@@ -288,6 +289,34 @@ int main(void)
 				   "dif1 is the seed workload: randrw 50/50 256k");
 			opts_free(&o);
 		}
+		/* the 2023 seed's two sides (issue 22): the thread's module
+		 * (one TFM, sync, 112 requests) and an offload's async depth;
+		 * their keys are the kcapi engine's own options */
+#ifdef HAVE_KCAPI_ENGINE
+		engine_options_register();
+		snprintf(path, sizeof(path), "%s/profiles/kcapi-sync.profile", src);
+		opts_init(&o);
+		r = profile_load(path, &o, err, sizeof(err));
+		ok(r == 0 && !strcmp(o.engine, "kcapi") && o.alg &&
+		   !strcmp(o.alg, "xts(aes)") && o.tfms == 1 &&
+		   o.submit == SUBMIT_SYNC && o.iodepth == 112,
+		   "shipped profile kcapi-sync: xts(aes), 1 TFM, sync, 112 requests (%s)",
+		   r ? err : "loaded");
+		opts_free(&o);
+		snprintf(path, sizeof(path), "%s/profiles/kcapi-async.profile", src);
+		opts_init(&o);
+		r = profile_load(path, &o, err, sizeof(err));
+		ok(r == 0 && !strcmp(o.engine, "kcapi") && o.alg &&
+		   !strcmp(o.alg, "xts(aes)") && o.tfms > 1 &&
+		   o.submit == SUBMIT_ASYNC && o.iodepth >= 16 &&
+		   o.iodepth_batch == o.iodepth,
+		   "shipped profile kcapi-async: several TFMs, async, deep queues (%s)",
+		   r ? err : "loaded");
+		opts_free(&o);
+#else
+		ok(1, "# SKIP kcapi-sync: no kcapi engine in this build");
+		ok(1, "# SKIP kcapi-async: no kcapi engine in this build");
+#endif
 	} else {
 		ok(1, "# SKIP top_srcdir not set");
 	}

@@ -6,7 +6,6 @@
 kcapi_needs
 
 script="$(kcapi_prelude authenc)
-modprobe authenc || exit 99
 dixload --engine kcapi --alg 'authenc(hmac(sha256),cbc(aes))' --bs 4k --rw rw --verify strict --seed 21 --runtime 6 --output-format json
 echo \"DIXLOAD-EXIT \$?\"
 dixload --engine kcapi --alg 'authenc(hmac(sha256),cbc(aes))' --bs 4k --rw rw --submit async --tfms 2 --iodepth 8 --iodepth-batch 8 --seed 22 --runtime 6 --output-format json

@@ -1,14 +1,6 @@
 # Helpers shared by the tests/vm/kcapi-*.sh tests (sourced after
 # tests/vm/lib.sh and tests/vm/hotload-lib.sh).
 
-# The modules a crypto load needs in the guest beyond dixvm's base set:
-# the AF_ALG types, crypto_user (libkcapi's netlink look-ups), the generic
-# drivers and templates (xts on 6.1 is built over ecb), and the accelerated
-# drivers a test hot-loads.  dixvm blacklists arch/x86/crypto for alias
-# look-ups, so the kernel's own request_module("crypto-sha256") cannot pull
-# sha256_ssse3 in before the hot-load; naming it loads it.
-KCAPI_MODULES=af_alg,algif_skcipher,algif_hash,algif_aead,crypto_user,ecb,xts,ctr,gcm,authenc,ghash_generic,hmac,sha256_generic,crc32c_generic,crc32c_intel,sha256_ssse3,aesni_intel
-
 # kcapi_needs - skip unless a VM, this dixload with the kcapi engine, and
 # python3 for the verdict are there (every kcapi test needs all four).
 kcapi_needs()
@@ -19,20 +11,23 @@ kcapi_needs()
 	need_python
 }
 
-# kcapi_prelude - guest text: skip (77) when a module is missing, then load
-# the AF_ALG types, crypto_user and the generic drivers.
+# kcapi_prelude [MODULE...] - guest text: skip (77) when the kernel lacks
+# an AF_ALG type, crypto_user or a MODULE the test names (a driver it
+# hot-loads).  Nothing is loaded by hand: dixvm carries the crypto API's
+# modules, dixload loads the AF_ALG type and crypto_user its --alg needs,
+# and the kernel's own lookup loads the templates (xts, ecb, gcm, authenc)
+# by their crypto-NAME aliases; the tests prove the product does it.
 kcapi_prelude()
 {
-	for m in af_alg algif_skcipher algif_hash algif_aead crypto_user ecb xts sha256_generic crc32c_generic "$@"; do
+	for m in af_alg algif_skcipher algif_hash algif_aead crypto_user "$@"; do
 		guest_need_module "$m"
 	done
-	echo "for m in af_alg algif_skcipher algif_hash algif_aead crypto_user ecb xts sha256_generic crc32c_generic; do modprobe \$m || exit 99; done"
 }
 
-# kcapi_boot SCRIPT - boot the guest with the crypto modules and run SCRIPT.
+# kcapi_boot SCRIPT - boot the guest (dixvm's own module set) and run SCRIPT.
 kcapi_boot()
 {
-	boot_guest "" --scsi-debug none --modules-extra "$KCAPI_MODULES" -- sh -c "$1"
+	boot_guest "" --scsi-debug none -- sh -c "$1"
 }
 
 # kcapi_run(PATH) in the verdicts: the guest's dixload exited 0 and its run
@@ -52,4 +47,11 @@ def kcapi_run(path):
     if summ[\"err\"] != 0 or summ[\"ops\"] == 0:
         fail(\"want Err 0 over some requests: err %d, ops %d\" % (summ[\"err\"], summ[\"ops\"]))
     return lines, recs, events, summ
+
+# kcapi_loaded(events, mods): the run's first note says dixload loaded the
+# modules mods (the AF_ALG type and crypto_user) itself.
+def kcapi_loaded(events, mods):
+    notes = [e for e in events if e[\"kind\"] == \"note\" and e[\"what\"].startswith(\"kcapi: loaded \")]
+    if len(notes) != 1 or any(m not in notes[0][\"what\"] for m in mods):
+        fail(\"want one note that dixload loaded %s: %s\" % (mods, [e[\"what\"] for e in notes]))
 "

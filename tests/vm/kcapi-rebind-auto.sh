@@ -1,5 +1,5 @@
 #!/bin/sh
-# kcapi engine, xts(aes) async, 4 TFMs x QD16, aesni_intel hot-loaded at 8 s with --rebind auto: the xts(aes) selection changes from the aes-generic instance to xts-aes-aesni, the TFMs are reopened on it, a transition row, Err 0.
+# kcapi engine, xts(aes) async, 4 TFMs x QD16, aesni_intel hot-loaded at 8 s with --rebind auto: the xts(aes) selection changes from the aes-generic instance to xts-aes-aesni, the TFMs are reopened on it, a transition row, Err 0; with no module loaded by hand, the run notes that dixload loaded af_alg, algif_skcipher and crypto_user itself.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
@@ -19,6 +19,8 @@ kcapi_boot "$script"
 
 write_judge <<'PY'
 lines, recs, events, summ = kcapi_run(sys.argv[1])
+# the boot's first crypto load: no module was loaded by hand
+kcapi_loaded(events, ["af_alg", "algif_skcipher", "crypto_user"])
 # (the TFMs' own allocation may instantiate xts(ecb(aes-generic)) after the
 # watch's first look: a "(none) -> generic" change before this one)
 ch = [e for e in events if e["kind"] == "change" and e.get("algorithm") == "xts(aes)" and e["to"]["driver"] == "xts-aes-aesni"]

@@ -6,8 +6,6 @@
 kcapi_needs
 
 script="$(kcapi_prelude authenc gcm)
-modprobe authenc || exit 99
-modprobe gcm || exit 99
 dixload --engine kcapi --alg 'gcm(aes)' --bs 4k --rw randrw --inject tag@7 --seed 31 --runtime 3 --output-format json
 echo \"DIXLOAD-EXIT \$?\"
 dixload --engine kcapi --alg 'authenc(hmac(sha256),cbc(aes))' --bs 4k --rw read --inject tag@5 --tfms 2 --seed 32 --runtime 3 --output-format json

@@ -8,7 +8,8 @@
  * concern into src/engines/kcapi/: alg.c (the algorithm table, key/IV
  * derivation, the OpenSSL and CRC references), tfm.c (opening a TFM and
  * rebinding it), check.c (the checks of a kernel result, the IV-chain
- * model included) and aio.c (--submit async: one thread per TFM).
+ * model included), aio.c (--submit async: one thread per TFM) and need.c
+ * (the modules a load needs before its first TFM).
  * kcapi.c itself sets the engine up and submits synchronously.  Nothing
  * outside the engine (and its unit test) includes this header.
  */
@@ -254,6 +255,21 @@ int kc_maybe_rebind(struct kc *k, struct kc_tfm *t, struct dix_io *io);
  */
 void kc_finish(struct kc *k, struct dix_io *io, ssize_t res, ssize_t want,
 	       unsigned int call_n);
+
+/* need.c: the modules a load needs before its first TFM */
+
+/**
+ * kc_need_load() - once per run, before any TFM opens: load the AF_ALG
+ * type of @a's kind (and af_alg) and crypto_user unless they are there;
+ * @alg is --alg as given, for the note.
+ */
+void kc_need_load(const struct kc_alg *a, const char *alg);
+
+/** kc_need_note() - what kc_need_load() loaded, for the run's note ("": nothing). */
+const char *kc_need_note(void);
+
+/** kc_need_why() - why a module could not be loaded ("": every one is there). */
+const char *kc_need_why(void);
 
 /* aio.c: --submit async */
 

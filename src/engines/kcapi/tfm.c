@@ -88,12 +88,14 @@ int kc_tfm_open(struct kc *k, struct kc_tfm *t, char *err, size_t len)
 				 "crct10dif: no such algorithm (ENOENT): since Linux 6.14/6.15 the T10-DIF CRC is a plain library, not in the crypto API, so this engine cannot reach the PI CRC there");
 		else if (r == -ENOENT)
 			snprintf(err, len,
-				 "%s: no such algorithm or AF_ALG type (ENOENT): load its driver (e.g. crc32c_generic), and af_alg with algif_skcipher / algif_aead / algif_hash",
-				 k->a->name);
+				 "%s: no such algorithm or AF_ALG type (ENOENT): load its driver (e.g. crc32c_generic), and af_alg with algif_skcipher / algif_aead / algif_hash%s%s",
+				 k->a->name, *kc_need_why() ? "; " : "",
+				 kc_need_why());
 		else if (r == -EAFNOSUPPORT)
 			snprintf(err, len,
-				 "%s: this kernel has no AF_ALG sockets (CONFIG_CRYPTO_USER_API_SKCIPHER/AEAD/HASH, module af_alg)",
-				 k->a->name);
+				 "%s: this kernel has no AF_ALG sockets (CONFIG_CRYPTO_USER_API_SKCIPHER/AEAD/HASH, module af_alg)%s%s",
+				 k->a->name, *kc_need_why() ? "; " : "",
+				 kc_need_why());
 		else
 			snprintf(err, len, "%s: opening a TFM failed: %s",
 				 k->a->name, strerror(-r));
