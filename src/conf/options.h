@@ -85,12 +85,18 @@ struct str_list {
  * @tfms: transforms (TFMs) a crypto engine opens, spread over the jobs
  * @submit: how a crypto engine hands requests to the kernel
  * @rebind: reopen the TFMs when the kernel's selected driver changes
+ * @complete: the order the null engine completes I/O in (enum null_order)
+ * @fail_every: the null engine fails every Nth I/O of a job (0: none)
+ * @fail_errno: with that errno (index into the null engine's names)
+ * @flip_every: the null engine flips a bit of every Nth read (0: none)
+ * @discard: the null engine keeps nothing (reads leave their buffer)
  * @opt_engine: the engine whose options opt_set() takes (its name, static:
  *	set before the profile and the command line are read); NULL: every
  *	engine's (profile listings, the unit tests)
  *
- * @sqpoll, @hipri, @timeout, @alg, @tfms, @submit and @rebind are engine
- * options: their rows are the engines' (io_uring; sg and nvme; kcapi).
+ * @sqpoll, @hipri, @timeout, @alg, @tfms, @submit, @rebind, @complete,
+ * @fail_every, @fail_errno, @flip_every and @discard are engine options:
+ * their rows are the engines' (io_uring; sg and nvme; kcapi; null).
  */
 struct dix_opts {
 	char *dev;
@@ -137,6 +143,11 @@ struct dix_opts {
 	uint64_t tfms;
 	int submit;
 	int rebind;
+	int complete;
+	uint64_t fail_every;
+	int fail_errno;
+	uint64_t flip_every;
+	int discard;
 	const char *opt_engine;
 };
 

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,21 @@ struct null_store {
 	struct null_store *next;
 };
 
+/* What an instance does: the options of its run and the test bed's part. */
+struct null_set {
+	enum null_order order;
+	uint64_t seed;
+	int keep;
+	uint64_t fail_every;
+	int fail_errno;
+	uint64_t flip_every;
+	struct pi_format pif;
+	int check_pi;
+	int watch;
+};
+
 struct null_inst {
-	struct null_conf c;
+	struct null_set c;
 	struct null_store *st;
 	struct dix_io **held;		/* queued, not yet committed */
 	unsigned int nheld;
@@ -63,8 +77,52 @@ struct null_inst {
 	uint64_t rng;
 };
 
-static const struct null_conf null_defaults = { .keep = 1 };
-struct null_conf null_conf = { .keep = 1 };
+struct null_conf null_conf;
+
+/* --complete's values, in enum null_order's order */
+static const char *const complete_names[] = {
+	"fifo", "reverse", "shuffle", "inline", NULL,
+};
+
+/* --fail-errno's values, and the errnos they stand for */
+static const char *const errno_names[] = {
+	"eio", "eilseq", "enospc", "etimedout", "enodev", NULL,
+};
+static const int errno_values[] = { EIO, EILSEQ, ENOSPC, ETIMEDOUT, ENODEV };
+
+#define NULL_REFUSAL	"does not complete in memory"
+#define OFF(f)		((long)offsetof(struct dix_opts, f))
+
+static const struct dix_option null_options[] = {
+	{
+		.name = "complete", .type = OPT_ENUM, .off = OFF(complete),
+		.def = "fifo", .allowed = complete_names, .metavar = "ORDER",
+		.refusal = NULL_REFUSAL,
+		.help = "completions: all in flight in submission order (fifo) or the last first (reverse), a random part in a random order from --seed (shuffle), or inside the submission (inline)",
+	},
+	{
+		.name = "fail-every", .type = OPT_UINT, .off = OFF(fail_every),
+		.def = "0", .metavar = "N", .refusal = NULL_REFUSAL,
+		.help = "every Nth I/O a job completes fails with --fail-errno, moving no data (0: none)",
+	},
+	{
+		.name = "fail-errno", .type = OPT_ENUM, .off = OFF(fail_errno),
+		.def = "eio", .allowed = errno_names, .metavar = "ERRNO",
+		.refusal = NULL_REFUSAL,
+		.help = "the error of --fail-every (eio is retried once; eilseq is an integrity failure)",
+	},
+	{
+		.name = "flip-every", .type = OPT_UINT, .off = OFF(flip_every),
+		.def = "0", .metavar = "N", .refusal = NULL_REFUSAL,
+		.help = "every Nth read a job completes comes back with a bit of its last byte flipped (0: none)",
+	},
+	{
+		.name = "discard", .type = OPT_FLAG, .off = OFF(discard),
+		.refusal = NULL_REFUSAL,
+		.help = "keep nothing: writes are dropped, reads leave their buffer as it is",
+	},
+	{ .name = NULL },
+};
 
 static struct null_store *stores;
 static struct null_stats stats;		/* under stores_lock */
@@ -195,7 +253,7 @@ void null_reset(void)
 	stores = NULL;
 	memset(&stats, 0, sizeof(stats));
 	pthread_mutex_unlock(&stores_lock);
-	null_conf = null_defaults;
+	memset(&null_conf, 0, sizeof(null_conf));
 }
 
 struct null_stats null_stats_get(void)
@@ -230,9 +288,19 @@ static int null_init(struct dix_eng_ctx *ctx)
 		return -EINVAL;
 	}
 	n = xcalloc(1, sizeof(*n));
-	n->c = null_conf;
-	if (!n->c.fail_errno)
-		n->c.fail_errno = EIO;
+	n->c.keep = 1;
+	n->c.fail_errno = EIO;
+	if (ctx->o) {
+		n->c.order = ctx->o->complete;
+		n->c.seed = ctx->o->seed;
+		n->c.keep = !ctx->o->discard;
+		n->c.fail_every = ctx->o->fail_every;
+		n->c.fail_errno = errno_values[ctx->o->fail_errno];
+		n->c.flip_every = ctx->o->flip_every;
+	}
+	n->c.pif = null_conf.pif;
+	n->c.check_pi = null_conf.check_pi;
+	n->c.watch = null_conf.watch;
 	n->rng = (n->c.seed ^ 0x9e3779b97f4a7c15ull) + 2 * (uint64_t)ctx->job + 1;
 	n->held = xcalloc(ctx->depth, sizeof(*n->held));
 	n->flight = xcalloc(ctx->depth, sizeof(*n->flight));
@@ -449,6 +517,7 @@ const struct dix_engine engine_null = {
 	.name = "null",
 	.help = "no I/O: completes in memory, reads return what was written (dixload's own cost, and its tests)",
 	.targets = DIX_TGT_NULL,
+	.options = null_options,
 	.init = null_init,
 	.queue = null_queue,
 	.commit = null_commit,

@@ -9,24 +9,26 @@
  * was written: chunks are allocated on first write), and reads return what
  * was written there, zeros where nothing was (a block dixload never wrote,
  * as on a fresh file).  So a load with --verify checks what it wrote, across
- * phases and runs of one process.  With @keep off, writes are dropped and
+ * phases and runs of one process.  With --discard writes are dropped and
  * reads leave the buffer as it is (only the job's own cost is left).
  *
- * Faults, counted per worker (each worker has its own engine instance):
- * every @fail_every-th I/O it completes fails with -@fail_errno, moving no
- * data; every @flip_every-th read returns its data with one bit flipped
- * (what was stored stays intact: a device that corrupts on the way); with
- * @pif and @check_pi, a write whose tuples do not match its data is
- * refused as a drive would (-EILSEQ, the failed check named).
+ * Its options (rows of engine_null, fields of struct dix_opts): --complete
+ * fifo|reverse|shuffle|inline, the order of completions (shuffle: a random
+ * part of what is in flight, in a random order drawn from --seed); faults
+ * counted per job (each job has its own engine instance): --fail-every N
+ * fails every Nth I/O it completes with --fail-errno (eio), moving no data;
+ * --flip-every N returns every Nth read with one bit of its last byte
+ * flipped (what was stored stays intact: a device that corrupts on the
+ * way).
  *
- * What it saw is counted (struct null_stats) so a test can hold the job to
- * its promises: how it batched, how deep it went and, with @watch, that no
- * two I/Os it had in flight at once overlapped where one of them writes,
- * and that completions did overtake each other when the order says so.
- *
- * Until engine options reach this engine the settings are this struct,
- * which a test sets before the workers start; every engine instance takes
- * a copy at init().
+ * What a test bed sets beyond them is struct null_conf: the protection
+ * format --pi app finds on the "device", a device that refuses writes
+ * whose tuples are wrong (-EILSEQ, the failed check named), and watching:
+ * counting what the engine saw (struct null_stats) so a test can hold the
+ * job to its promises: how it batched, how deep it went, that no two I/Os
+ * it had in flight at once overlapped where one of them writes, and that
+ * completions did overtake each other when the order says so.  Every
+ * engine instance takes a copy at init().
  */
 #ifndef DIX_NULL_H
 #define DIX_NULL_H
@@ -36,7 +38,8 @@
 #include "pi/pi.h"
 
 /**
- * enum null_order - when and in which order queued I/Os complete.
+ * enum null_order - when and in which order queued I/Os complete (the
+ * values of --complete).
  * @NULL_FIFO: at getevents(), all in flight, in the order submitted
  * @NULL_REVERSE: at getevents(), all in flight, the last submitted first
  * @NULL_SHUFFLE: at getevents(), a random number (at least the minimum
@@ -52,14 +55,7 @@ enum null_order {
 };
 
 /**
- * struct null_conf - how the null engine behaves.
- * @order: enum null_order
- * @seed: NULL_SHUFFLE's permutations (each worker mixes in its id)
- * @keep: keep written data and return it on reads (1, the default)
- * @fail_every: fail every Nth I/O a worker completes (0: none)
- * @fail_errno: their errno (0: EIO)
- * @flip_every: flip a bit in the last byte of every Nth read a worker
- *	completes (0: none)
+ * struct null_conf - the test bed's part of the null engine.
  * @pif: the protection format --pi app finds on the "device" (@pif.interval
  *	0: none, and --pi app is refused at init())
  * @check_pi: with @pif, refuse a write whose tuples are wrong
@@ -67,16 +63,13 @@ enum null_order {
  *	costs a look at every I/O in flight per I/O, so off by default
  */
 struct null_conf {
-	enum null_order order;
-	uint64_t seed;
-	int keep;
-	uint64_t fail_every;
-	int fail_errno;
-	uint64_t flip_every;
 	struct pi_format pif;
 	int check_pi;
 	int watch;
 };
+
+/** null_conf - what the next engine instances take (see above). */
+extern struct null_conf null_conf;
 
 /**
  * struct null_stats - what the engine instances saw, added up when each
@@ -103,13 +96,9 @@ struct null_stats {
 /** null_stats_get() - the sums so far (see struct null_stats). */
 struct null_stats null_stats_get(void);
 
-/** null_conf - the settings the next engine instances take (see above). */
-extern struct null_conf null_conf;
-
 /**
- * null_reset() - forget every target's stored data, zero the stats and put
- * null_conf back to its defaults.  Only while no null engine instance is
- * open.
+ * null_reset() - forget every target's stored data, zero the stats and
+ * clear null_conf.  Only while no null engine instance is open.
  */
 void null_reset(void);
 

@@ -36,21 +36,30 @@ struct bed {
 	struct dix_worker w;
 };
 
-/*
- * A run of one worker over [0, @size) of the null "device" @path with
- * @lbs-byte blocks; @opts: option name, value, ..., NULL.
- */
-static void bed_open(struct bed *b, const char *path, uint64_t size,
-		     uint32_t lbs, const char *const *opts)
+static void set_opts(struct dix_opts *o, const char *const *opts)
 {
 	char err[256];
 	int i;
 
+	for (i = 0; opts && opts[i]; i += 2)
+		if (!ok(!opt_set(o, opts[i], opts[i + 1], err, sizeof(err)),
+			"--%s %s", opts[i], opts[i + 1]))
+			printf("#   %s\n", err);
+}
+
+/*
+ * A run of one worker over [0, @size) of the null "device" @path with
+ * @lbs-byte blocks; @opts, @more: option name, value, ..., NULL (the null
+ * engine's own among them: the parse takes every engine's).
+ */
+static void bed_open2(struct bed *b, const char *path, uint64_t size,
+		      uint32_t lbs, const char *const *opts,
+		      const char *const *more)
+{
 	memset(b, 0, sizeof(*b));
 	opts_init(&b->o);
-	for (i = 0; opts && opts[i]; i += 2)
-		if (opt_set(&b->o, opts[i], opts[i + 1], err, sizeof(err)))
-			printf("# --%s %s: %s\n", opts[i], opts[i + 1], err);
+	set_opts(&b->o, opts);
+	set_opts(&b->o, more);
 	b->d.path = (char *)path;
 	b->d.t.path = path;
 	snprintf(b->d.t.name, sizeof(b->d.t.name), "%s", path);
@@ -77,6 +86,12 @@ static void bed_open(struct bed *b, const char *path, uint64_t size,
 	b->w.dev = &b->d;
 	b->w.start = 0;
 	b->w.end = size;
+}
+
+static void bed_open(struct bed *b, const char *path, uint64_t size,
+		     uint32_t lbs, const char *const *opts)
+{
+	bed_open2(b, path, size, lbs, opts, NULL);
 }
 
 static void bed_close(struct bed *b)
@@ -162,6 +177,8 @@ static void test_ordering(void)
 	static const char *const opts[] = {
 		"rw", "randrw", "bs", "4k", "iodepth", "32", "runtime", "1",
 		"seed", "3", NULL };
+	static const char *const shuffle[] = { "complete", "shuffle", NULL };
+	static const char *const reverse[] = { "complete", "reverse", NULL };
 	struct null_stats st;
 	struct bed b;
 
@@ -195,10 +212,8 @@ static void test_ordering(void)
 	}
 	null_reset();
 	fill("order", 64 * KIB, 512, NULL);
-	null_conf.order = NULL_SHUFFLE;
-	null_conf.seed = 5;
 	null_conf.watch = 1;
-	bed_open(&b, "order", 64 * KIB, 512, opts);
+	bed_open2(&b, "order", 64 * KIB, 512, opts, shuffle);
 	bed_run_for(&b, 300);
 	st = null_stats_get();
 	ok(!b.w.err, "shuffled randrw at depth 32 ran");
@@ -214,8 +229,7 @@ static void test_ordering(void)
 	bed_close(&b);
 
 	/* reversed: every batch overtakes; the data still checks */
-	null_conf.order = NULL_REVERSE;
-	bed_open(&b, "order", 64 * KIB, 512, opts);
+	bed_open2(&b, "order", 64 * KIB, 512, opts, reverse);
 	bed_run_for(&b, 200);
 	ok(null_stats_get().reordered > st.reordered && !errors(&b) &&
 	   !b.w.err, "reversed completions: overtaken, no errors");
@@ -262,11 +276,10 @@ static void test_batching(void)
 	/* a synchronous completion (inside queue()) needs no commit */
 	{
 		const char *opts[] = { "rw", "write", "bs", "4k", "iodepth",
-				       "4", NULL };
+				       "4", "complete", "inline", NULL };
 		struct bed b;
 
 		null_reset();
-		null_conf.order = NULL_INLINE;
 		bed_open(&b, "inline", 256 * KIB, 4096, opts);
 		bed_run(&b);
 		is_int(b.w.c.ops[DIX_WRITE], 64, "inline completions: all done");
@@ -285,6 +298,10 @@ static void test_retry(void)
 {
 	const char *opts[] = { "rw", "write", "bs", "4k", "iodepth", "1",
 			       "verify", "off", NULL };
+	const char *every5[] = { "fail-every", "5", NULL };
+	const char *always[] = { "fail-every", "1", NULL };
+	const char *eilseq[] = { "fail-every", "4", "fail-errno", "eilseq",
+				 NULL };
 	struct bed b;
 
 	/*
@@ -293,8 +310,7 @@ static void test_retry(void)
 	 * 100th is completion 124, and 24 of them failed.
 	 */
 	null_reset();
-	null_conf.fail_every = 5;
-	bed_open(&b, "retry", 400 * KIB, 4096, opts);
+	bed_open2(&b, "retry", 400 * KIB, 4096, opts, every5);
 	bed_run(&b);
 	is_int(b.w.c.ops[DIX_WRITE], 100, "EIO every 5th: all 100 writes done");
 	is_int(b.w.c.recovered, 24, "24 recovered by their retry");
@@ -304,8 +320,7 @@ static void test_retry(void)
 
 	/* every I/O fails: the retry fails too, one error each */
 	null_reset();
-	null_conf.fail_every = 1;
-	bed_open(&b, "retry", 40 * KIB, 4096, opts);
+	bed_open2(&b, "retry", 40 * KIB, 4096, opts, always);
 	bed_run(&b);
 	is_int(b.w.c.ops[DIX_WRITE], 0, "EIO always: nothing done");
 	is_int(b.w.c.errors[DIX_ERR_IO], 10, "10 io errors");
@@ -315,9 +330,7 @@ static void test_retry(void)
 
 	/* EILSEQ is an integrity failure: counted at once, not retried */
 	null_reset();
-	null_conf.fail_every = 4;
-	null_conf.fail_errno = EILSEQ;
-	bed_open(&b, "retry", 400 * KIB, 4096, opts);
+	bed_open2(&b, "retry", 400 * KIB, 4096, opts, eilseq);
 	bed_run(&b);
 	is_int(b.w.c.errors[DIX_ERR_UNKNOWN], 25, "EILSEQ every 4th: 25 integrity errors");
 	is_int(b.w.c.ops[DIX_WRITE], 75, "the others done");
@@ -336,6 +349,7 @@ static void test_verify(void)
 {
 	const char *rd[] = { "rw", "read", "bs", "4k", "iodepth", "8",
 			     "verify", "on", NULL };
+	const char *flip7[] = { "flip-every", "7", NULL };
 	const char *strict[] = { "rw", "randread", "bs", "4k", "iodepth", "8",
 				 "verify", "strict", NULL };
 	struct bed b;
@@ -350,8 +364,7 @@ static void test_verify(void)
 	bed_close(&b);
 
 	/* one bit of every 7th read flipped: one bad block each (of 8) */
-	null_conf.flip_every = 7;
-	bed_open(&b, "verify", 512 * KIB, 512, rd);
+	bed_open2(&b, "verify", 512 * KIB, 512, rd, flip7);
 	bed_run(&b);
 	is_int(b.w.c.errors[DIX_ERR_VERIFY], 128 / 7, "every flipped read caught, one block each");
 	is_int(errors(&b), 128 / 7, "and nothing else");
@@ -364,7 +377,7 @@ static void test_verify(void)
 		const char *off[] = { "rw", "read", "bs", "4k", "verify", "off",
 				      NULL };
 
-		bed_open(&b, "verify", 512 * KIB, 512, off);
+		bed_open2(&b, "verify", 512 * KIB, 512, off, flip7);
 		bed_run(&b);
 		is_int(errors(&b), 0, "--verify off: the flips go unseen");
 		bed_close(&b);
@@ -407,7 +420,8 @@ static void test_inject(void)
 			     "pi", "app", "inject", "app@5", "verify", "off",
 			     NULL };
 	const char *rdflip[] = { "rw", "read", "bs", "4k", "iodepth", "8",
-				 "pi", "app", "verify", "off", NULL };
+				 "pi", "app", "verify", "off", "flip-every",
+				 "10", NULL };
 	const char *const pi[] = { "pi", "app", NULL };
 	struct bed b;
 
@@ -445,7 +459,6 @@ static void test_inject(void)
 	bed_close(&b);
 
 	/* data flipped on the way back: the guard no longer matches */
-	null_conf.flip_every = 10;
 	bed_open(&b, "inject", 400 * KIB, 512, rdflip);
 	bed_run(&b);
 	is_int(b.w.c.errors[DIX_ERR_GUARD], 10, "every flipped read is a guard error");
@@ -497,8 +510,35 @@ static void test_rate(void)
 	null_reset();
 }
 
+/*
+ * The null engine's options: taken by the parse only for its run, with
+ * their defaults from the table.
+ */
+static void test_options(void)
+{
+	struct dix_opts o;
+	char err[256];
+
+	opts_init(&o);
+	is_int(o.complete, NULL_FIFO, "--complete: fifo by default");
+	is_int(o.fail_every, 0, "--fail-every: none by default");
+	o.opt_engine = "libaio";
+	ok(opt_set(&o, "fail-every", "3", err, sizeof(err)) == -EINVAL &&
+	   strstr(err, "null"), "--fail-every refused for libaio, naming null (%s)",
+	   err);
+	o.opt_engine = "null";
+	is_int(opt_set(&o, "complete", "shuffle", err, sizeof(err)), 0,
+	       "--complete shuffle for null");
+	is_int(o.complete, NULL_SHUFFLE, "taken");
+	is_int(opt_set(&o, "fail-errno", "ebadf", err, sizeof(err)), -EINVAL,
+	       "--fail-errno: only the listed errnos");
+	opts_free(&o);
+}
+
 int main(void)
 {
+	engine_options_register();
+	test_options();
 	test_ordering();
 	test_batching();
 	test_retry();
