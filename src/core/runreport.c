@@ -12,7 +12,7 @@
 
 #include "core/job.h"
 #include "core/mpijob.h"
-#include "core/run.h"
+#include "core/runstate.h"
 #include "core/runreport.h"
 #include "report/analysis.h"
 #include "report/sink.h"

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * meterloop.c - the meter loop: the run's intervals on absolute deadlines
+ * (meter.h), one process's or, under MPI, the job's, where every rank
+ * ticks together and rank 0 reports what it gathered.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gate.h"
+#include "core/job.h"
+#include "core/meterloop.h"
+#include "core/mpijob.h"
+#include "core/runevent.h"
+#include "core/runreport.h"
+#include "core/runstop.h"
+#include "core/totals.h"
+#include "lib/util.h"
+
+/*
+ * Close the interval ending at @now: the total, and with several devices
+ * each device's own over the same instant (their meters share the start
+ * and the period, so the rows of one interval cover the same time).
+ */
+void run_take_sample(struct dix_run *r, struct meter *m, double now)
+{
+	struct meter_sample s, *ds = NULL;
+	struct dix_counters c;
+	struct cpu_snap cs;
+	int i;
+
+	if (r->ndevs > 1) {
+		struct dix_counters dc;
+
+		/* the total is the sum of the rows, read once: the workers
+		 * count on while this runs, and a second read of them gave
+		 * a total one op off its rows (sanitized build, 3 files) */
+		memset(&c, 0, sizeof(c));
+		ds = xcalloc(r->ndevs, sizeof(*ds));
+		for (i = 0; i < r->ndevs; i++) {
+			struct dix_dev *d = &r->devs[i];
+
+			run_sum_counters(d->workers, d->nworkers, &dc);
+			counters_add(&c, &dc);
+			meter_sample(&d->m, now, &dc, &ds[i]);
+		}
+	} else {
+		run_sum_counters(r->workers, r->nworkers, &c);
+	}
+	if (meter_sample(m, now, &c, &s)) {
+		free(ds);
+		return;
+	}
+	cpu_read(&cs);
+	cpu_between(&r->cpu_last, &cs, &s.cpu);
+	r->cpu_last = cs;
+	pthread_mutex_lock(&r->lock);
+	sample_log_add(&r->samples, &s);
+	for (i = 0; ds && i < r->ndevs; i++) {
+		ds[i].cpu = s.cpu;	/* the machine's: not per device */
+		sample_log_add(&r->devs[i].samples, &ds[i]);
+	}
+	runreport_interval(r, &s, ds, NULL, 0);
+	pthread_mutex_unlock(&r->lock);
+	free(ds);
+}
+
+/*
+ * A worker that could not run (setup failure, no I/O): its message, for
+ * the job's verdict under MPI; NULL when every worker runs.
+ */
+static const char *worker_failed(struct dix_run *r, char *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i < r->nworkers; i++) {
+		struct dix_worker *w = &r->workers[i];
+
+		if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) && w->err &&
+		    !w->c.ops[0] && !w->c.ops[1]) {
+			snprintf(buf, len, "%s: job %d: %s", w->dev->path,
+				 w->id, w->errmsg);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * One interval of the job: this rank's sample and new events to rank 0,
+ * which records the other ranks' events (they print before the line) and
+ * reports the job's interval with a row per rank.
+ * Return: the verdict (DIX_MPI_STOP: the job ends).
+ */
+static int mpi_tick(struct dix_run *r, const struct meter_sample *s,
+		    int flags, const char *why)
+{
+	struct dix_mpi_gather g;
+	int evlen, verdict, i;
+	char *ev;
+
+	pthread_mutex_lock(&r->lock);
+	ev = dix_mpi_pack_events(r->mpi, r->events, r->nevents, &evlen);
+	pthread_mutex_unlock(&r->lock);
+	verdict = dix_mpi_tick(r->mpi, s, run_elapsed(r), flags, why, ev,
+			       evlen, &g);
+	free(ev);
+	for (i = 0; i < g.nev; i++)
+		run_event(r, &g.ev[i]);
+	if (g.have) {
+		pthread_mutex_lock(&r->lock);
+		sample_log_add(&r->samples, &g.job);
+		runreport_interval(r, &g.job, NULL, g.rows, g.nrows);
+		pthread_mutex_unlock(&r->lock);
+	}
+	dix_mpi_gather_free(&g);
+	return verdict;
+}
+
+/*
+ * The meter loop of an MPI rank: one dix_mpi_tick() per deadline, on every
+ * rank, until rank 0's verdict says stop.  A rank that stops on its own
+ * ticks at once (the others learn it at their next deadline); a rank whose
+ * workers finished keeps ticking (with nothing to add) until every rank
+ * has, and its elapsed time ends when its workers did.
+ */
+void run_mpi_loop(struct dix_run *r, struct meter *m, double end_at,
+		  int setup_failed)
+{
+	double done_at = 0;
+
+	for (;;) {
+		double now = dix_now(), next;
+		struct dix_counters c;
+		struct meter_sample s;
+		struct cpu_snap cs;
+		char why[600];
+		const char *failed;
+		int flags = 0, have;
+
+		if (end_at && now >= end_at)
+			run_request_stop(r);
+		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+			flags |= DIX_MPI_STOP;
+		if (run_all_done(r, 0)) {
+			flags |= DIX_MPI_DONE;
+			if (!done_at)
+				done_at = now;
+		}
+		failed = worker_failed(r, why, sizeof(why));
+		if (failed || setup_failed) {
+			flags |= DIX_MPI_FAILED;
+			if (!failed)
+				failed = dix_last_err;
+		}
+		if (!(flags & (DIX_MPI_STOP | DIX_MPI_FAILED)) &&
+		    now < meter_deadline(m)) {
+			next = meter_deadline(m);
+			if (end_at && end_at < next)
+				next = end_at;
+			run_wait_until(r, next);
+			continue;
+		}
+		run_sum_counters(r->workers, r->nworkers, &c);
+		have = !meter_sample(m, now, &c, &s);
+		if (have) {
+			cpu_read(&cs);
+			cpu_between(&r->cpu_last, &cs, &s.cpu);
+			r->cpu_last = cs;
+		}
+		if (mpi_tick(r, have ? &s : NULL, flags, failed) & DIX_MPI_STOP)
+			break;
+	}
+	run_request_stop(r);
+	if (done_at)
+		r->t_end = done_at;
+}
+
+/*
+ * The meter loop of one process: a sample at each deadline until the
+ * workers are done, a stop is asked or --runtime ends (@end_at, 0: none);
+ * no meter with @period 0.  A runtime end that coincides with a tick
+ * still gets its sample.
+ */
+void run_meter_loop(struct dix_run *r, struct meter *m, double period,
+		    double end_at)
+{
+	while (!run_all_done(r, 0)) {
+		double now = dix_now(), next = INFINITY;
+
+		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+			break;
+		if (end_at && now >= end_at) {
+			run_request_stop(r);
+			break;
+		}
+		if (period > 0 && now >= meter_deadline(m)) {
+			run_take_sample(r, m, now);
+			continue;
+		}
+		if (period > 0)
+			next = meter_deadline(m);
+		if (end_at && end_at < next)
+			next = end_at;
+		if (isinf(next))
+			next = now + 3600;
+		run_wait_until(r, next);
+	}
+	if (period > 0 && dix_now() >= meter_deadline(m) - 1e-3)
+		run_take_sample(r, m, dix_now());
+}
+
+/*
+ * The tail after the last tick (a region covered before the next
+ * deadline, or draining after a stop): a sample of its own when it is at
+ * least half a period, so no rate is computed over a sliver.  Its I/O is
+ * always in the summary.
+ */
+void run_meter_tail(struct dix_run *r, struct meter *m, double period)
+{
+	if (period > 0 && r->t_end - m->last >= period / 2)
+		run_take_sample(r, m, r->t_end);
+}

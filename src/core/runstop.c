@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * runstop.c - signals and the wake fd.
+ *
+ * The meter thread (main) sleeps in ppoll() on an eventfd until the next
+ * deadline; workers finishing and signal handlers write the eventfd, so the
+ * run ends promptly instead of at the next tick.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/runstop.h"
+#include "lib/util.h"
+
+static struct dix_run *sig_run;
+static volatile sig_atomic_t sig_count;
+
+double run_elapsed(const struct dix_run *r)
+{
+	return dix_now() - r->t0;
+}
+
+static void wake(struct dix_run *r)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	if (r->wake_fd >= 0)
+		n = write(r->wake_fd, &one, sizeof(one));
+	(void)n;
+}
+
+void run_request_stop(struct dix_run *r)
+{
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+	wake(r);
+}
+
+void run_worker_done(struct dix_run *r)
+{
+	wake(r);
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	sig_count++;
+	if (sig_run)
+		run_request_stop(sig_run);
+	/* a second signal while draining: the user really wants out */
+	if (sig_count > 2) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	errno = saved;
+}
+
+void run_signals_on(struct dix_run *r)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sig_run = r;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void run_wait_until(struct dix_run *r, double deadline)
+{
+	double left = deadline - dix_now();
+	struct pollfd pfd = { .fd = r->wake_fd, .events = POLLIN };
+	struct timespec ts;
+	uint64_t v;
+
+	if (left <= 0)
+		return;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+	if (ppoll(&pfd, 1, &ts, NULL) > 0 &&
+	    read(r->wake_fd, &v, sizeof(v)) < 0)
+		return;
+}
+
+void run_signals_off(void)
+{
+	sig_run = NULL;
+}
+
+int run_signalled(void)
+{
+	return sig_count != 0;
+}

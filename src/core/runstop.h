@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * runstop.h - how a run is told to stop and how its meter loop sleeps:
+ * SIGINT/SIGTERM, the workers' end and --runtime all write one eventfd.
+ */
+#ifndef DIX_RUNSTOP_H
+#define DIX_RUNSTOP_H
+
+#include "core/runstate.h"
+
+/** run_elapsed() - seconds since the load started. */
+double run_elapsed(const struct dix_run *r);
+
+/** run_request_stop() - ask the load to end (thread-safe, signal-safe). */
+void run_request_stop(struct dix_run *r);
+
+/** run_worker_done() - a worker has finished (wakes the meter loop). */
+void run_worker_done(struct dix_run *r);
+
+/**
+ * run_signals_on() - SIGINT and SIGTERM stop @r (a third one kills the
+ * process), SIGPIPE is ignored; run_signals_off() forgets @r again.
+ */
+void run_signals_on(struct dix_run *r);
+void run_signals_off(void);
+
+/** run_signalled() - whether a stop signal arrived. */
+int run_signalled(void);
+
+/**
+ * run_wait_until() - sleep until the monotonic time @deadline, or until
+ * something writes @r->wake_fd (a stop, a worker's end).
+ */
+void run_wait_until(struct dix_run *r, double deadline);
+
+#endif
