@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "conf/options.h"
 #include "engines/engine.h"
@@ -301,6 +302,12 @@ static int null_init(struct dix_eng_ctx *ctx)
 	n->c.pif = null_conf.pif;
 	n->c.check_pi = null_conf.check_pi;
 	n->c.watch = null_conf.watch;
+	if (null_conf.slow_ms && ctx->job == null_conf.slow_job) {
+		struct timespec ts = { null_conf.slow_ms / 1000,
+				       null_conf.slow_ms % 1000 * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
 	n->rng = (n->c.seed ^ 0x9e3779b97f4a7c15ull) + 2 * (uint64_t)ctx->job + 1;
 	n->held = xcalloc(ctx->depth, sizeof(*n->held));
 	n->flight = xcalloc(ctx->depth, sizeof(*n->flight));
@@ -425,6 +432,8 @@ static int null_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 
 	if (n->c.watch)
 		watch_queue(n, io);
+	if (!n->queued)
+		n->seen.first_io = dix_now();
 	n->qseq[io->idx] = ++n->queued;
 	held = n->nheld + n->nflight + 1;
 	if (held > n->seen.max_inflight)
@@ -503,6 +512,9 @@ static void null_cleanup(struct dix_eng_ctx *ctx)
 		stats.max_batch = n->seen.max_batch;
 	if (n->seen.max_inflight > stats.max_inflight)
 		stats.max_inflight = n->seen.max_inflight;
+	if (n->seen.first_io && (!stats.first_io ||
+				 n->seen.first_io < stats.first_io))
+		stats.first_io = n->seen.first_io;
 	pthread_mutex_unlock(&stores_lock);
 	free(n->qseq);
 	free(n->held);

@@ -61,11 +61,16 @@ enum null_order {
  * @check_pi: with @pif, refuse a write whose tuples are wrong
  * @watch: count overlaps and reordered completions (struct null_stats);
  *	costs a look at every I/O in flight per I/O, so off by default
+ * @slow_ms: the setup (init()) of job @slow_job takes this long, as a
+ *	crypto engine's TFM opening or a pass-through probe can (0: none)
+ * @slow_job: which job's
  */
 struct null_conf {
 	struct pi_format pif;
 	int check_pi;
 	int watch;
+	unsigned int slow_ms;
+	int slow_job;
 };
 
 /** null_conf - what the next engine instances take (see above). */
@@ -83,6 +88,7 @@ extern struct null_conf null_conf;
  *	before it was still in flight
  * @overlaps: with @watch, I/Os queued over bytes of an I/O still in flight
  *	when either of the two is a write (the job promises none)
+ * @first_io: dix_now() of the first I/O any instance was given (0: none)
  */
 struct null_stats {
 	uint64_t ios;
@@ -91,6 +97,7 @@ struct null_stats {
 	uint64_t max_inflight;
 	uint64_t reordered;
 	uint64_t overlaps;
+	double first_io;
 };
 
 /** null_stats_get() - the sums so far (see struct null_stats). */
