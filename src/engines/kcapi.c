@@ -46,7 +46,7 @@ static const struct dix_option kc_options[] = {
 	{
 		.name = "alg", .type = OPT_STR, .off = OFF(alg),
 		.metavar = "NAME", .refusal = KC_REFUSAL,
-		.help = "the algorithm, the load: xts(aes), cbc(aes), ctr(aes), gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes)), crc32c, crct10dif, sha256, hmac(sha256)",
+		.help = "the algorithm, the load: X, cryptd(X), pcrypt(X) (AEADs) or a registered driver of X (xts-aes-aesni), X one of: xts(aes), cbc(aes), ctr(aes), gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes)), crc32c, crct10dif, sha256, hmac(sha256)",
 	},
 	{
 		.name = "tfms", .type = OPT_UINT, .off = OFF(tfms),
@@ -76,6 +76,7 @@ static const struct dix_option kc_options[] = {
 static int kc_check(const struct dix_opts *o, char *err, size_t len)
 {
 	const struct kc_alg *a;
+	struct kc_spec sp;
 	char names[200];
 
 	kc_alg_names(names, sizeof(names));
@@ -84,12 +85,9 @@ static int kc_check(const struct dix_opts *o, char *err, size_t len)
 			 names);
 		return -EINVAL;
 	}
-	a = kc_find(o->alg);
-	if (!a) {
-		snprintf(err, len, "--alg '%s' is not one this engine drives (%s)",
-			 o->alg, names);
+	if (kc_resolve(o->alg, &sp, err, len))
 		return -EINVAL;
-	}
+	a = &sp.a;
 	if (o->bs % a->align) {
 		snprintf(err, len, "--bs %llu: %s takes whole blocks of %u bytes",
 			 (unsigned long long)o->bs, a->name, a->align);
@@ -106,11 +104,24 @@ static int kc_check(const struct dix_opts *o, char *err, size_t len)
 }
 
 /* The TFM binding watch (kernel/cryptobind.h) and the load's name. */
+static char kc_bind[128];	/* what the TFMs bind to (kc_setup) */
+
 static int kc_setup(const struct dix_opts *o, char *name, size_t len)
 {
-	/* before any worker opens a TFM; kc_check() found the algorithm */
-	kc_need_load(kc_find(o->alg), o->alg);
-	cryptobind_init(o->alg, o->tfms, o->rebind);
+	char made[KC_MAX_WRAP + 1][128];
+	struct kc_spec sp;
+	int i, n;
+
+	/* before any worker opens a TFM; kc_check() resolved --alg */
+	if (kc_resolve(o->alg, &sp, name, len))
+		return -EINVAL;
+	kc_need_load(&sp.a, o->alg);
+	if (kc_need_wrappers(&sp, kc_bind, sizeof(kc_bind), made, &n, name,
+			     len))
+		return -EINVAL;
+	cryptobind_init(kc_bind, o->tfms, o->rebind);
+	for (i = 0; i < n; i++)
+		cryptobind_made(made[i]);
 	snprintf(name, len, "%s", o->alg);
 	return 0;
 }
@@ -128,9 +139,13 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	ctx->priv = k;
 	k->o = o;
 	/* the algorithm and --bs passed kc_check() */
-	k->a = kc_find(o->alg ? o->alg : "");
-	if (!k->a)
+	if (kc_resolve(o->alg ? o->alg : "", &k->spec, ctx->errmsg,
+		       sizeof(ctx->errmsg)))
 		return -EINVAL;
+	/* a wrapper's instance by its driver name (kc_need_wrappers()) */
+	if (k->spec.nwrap && kc_bind[0])
+		k->spec.a.name = kc_bind;
+	k->a = &k->spec.a;
 	k->bs = o->bs;
 	k->async = o->submit == SUBMIT_ASYNC;
 	k->verify = o->verify != VERIFY_OFF;

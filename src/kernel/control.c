@@ -195,6 +195,20 @@ static void binding_note(struct ctl *c, int changed)
 	free(text);
 }
 
+/*
+ * A crypto load's wrapper instances (cryptd, pcrypt), registered
+ * system-wide by its TFMs: deleted once they are closed, and said so.
+ */
+static void release_wrappers(struct ctl *c)
+{
+	char *text = cryptobind_release();
+
+	if (!text)
+		return;
+	event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
+	free(text);
+}
+
 /* Take a snapshot, diff it against the last one, keep it. */
 static void snapshot_diff(struct ctl *c, struct kw_diff *d)
 {
@@ -524,6 +538,8 @@ static void *ctl_main(void *arg)
 	}
 	/* a last look: a change in the final interval still gets reported */
 	watch_tick(c);
+	/* the workers are gone with their TFMs: what --alg instantiated goes */
+	release_wrappers(c);
 	return NULL;
 }
 

@@ -26,9 +26,15 @@
 #include "kernel/cryptobind.h"
 #include "kernel/cryptouser.h"
 #include "conf/options.h"
+#include "lib/util.h"
+
+#define CB_MAX_WRAP	5
 
 static struct {
 	pthread_mutex_t lock;
+	char made[CB_MAX_WRAP][KW_NAME_LEN];	/* instances the load made */
+	int nmade;
+	char said[KW_NAME_LEN];		/* the selection the last note described */
 	int active;
 	char alg[KW_NAME_LEN];
 	unsigned int ntfms;
@@ -50,7 +56,76 @@ void cryptobind_init(const char *alg, unsigned int ntfms, int rebind)
 	cb.active = cb.driver != NULL;
 	cb.dirty = 0;
 	cb.asked[0] = '\0';
+	cb.said[0] = '\0';
+	cb.nmade = 0;
 	pthread_mutex_unlock(&cb.lock);
+}
+
+static const struct kw_alg *by_driver(const struct kw_state *s,
+				      const char *drv);
+
+/*
+ * What a TFM bound to @name gets: the algorithm's selection, or the driver
+ * of that name (a TFM bound by driver name gets exactly that driver).
+ */
+static const struct kw_alg *select_for(const struct kw_state *s,
+				       const char *name)
+{
+	const struct kw_alg *a = kw_select(s, name);
+
+	return a ? a : by_driver(s, name);
+}
+
+void cryptobind_made(const char *driver)
+{
+	pthread_mutex_lock(&cb.lock);
+	if (cb.nmade < CB_MAX_WRAP)
+		snprintf(cb.made[cb.nmade++], KW_NAME_LEN, "%s", driver);
+	pthread_mutex_unlock(&cb.lock);
+}
+
+char *cryptobind_release(void)
+{
+	struct kw_state s;
+	struct cru_sock *sock;
+	char *text = NULL, name[32];
+	size_t len = 0;
+	FILE *f;
+	int i, e = 0, r;
+
+	pthread_mutex_lock(&cb.lock);
+	if (!cb.nmade) {
+		pthread_mutex_unlock(&cb.lock);
+		return NULL;
+	}
+	kw_snapshot(&s, "/proc", "/sys");
+	sock = cru_open(&e);
+	f = open_memstream(&text, &len);
+	/* the last made holds the ones before it */
+	for (i = cb.nmade - 1; f && i >= 0; i--) {
+		const struct kw_alg *a = by_driver(&s, cb.made[i]);
+
+		r = sock ? cru_delete(sock, cb.made[i]) : e;
+		fprintf(f, "%s%s %s", i < cb.nmade - 1 ? "; " : "",
+			r ? "could not delete" : "deleted", cb.made[i]);
+		if (a)
+			fprintf(f, " (%s, priority %d)", a->name, a->priority);
+		if (r)
+			fprintf(f, ": %s (%s)",
+				dix_errno_name(-r, name, sizeof(name)),
+				strerror(-r));
+	}
+	if (f) {
+		fprintf(f, " (crypto_user DELALG): the wrapper instance%s this load registered system-wide, under %s child's name at a priority above it",
+			cb.nmade == 1 ? "" : "s",
+			cb.nmade == 1 ? "its" : "each");
+		fclose(f);
+	}
+	cb.nmade = 0;
+	cru_close(sock);
+	kw_free(&s);
+	pthread_mutex_unlock(&cb.lock);
+	return text;
 }
 
 int cryptobind_active(void)
@@ -81,7 +156,7 @@ int cryptobind_lookup(const char *alg, char *drv, size_t len, int *prio,
 	int r = -ENOENT;
 
 	if (kw_snapshot(&s, "/proc", "/sys") == 0) {
-		a = kw_select(&s, alg);
+		a = select_for(&s, alg);
 		if (a) {
 			snprintf(drv, len, "%s", a->driver);
 			*prio = a->priority;
@@ -165,6 +240,29 @@ static void tfm_runs(FILE *f, const struct kw_state *s, int *nl)
 	}
 }
 
+/*
+ * Whether driver @sel is asynchronous (/proc/crypto) and, where crypto_user
+ * reports it, whether it allocates memory per request: the kernel's
+ * internal CRYPTO_ALG_ALLOCATES_MEMORY, which /proc/crypto never shows and
+ * dm-crypt excludes (why dm-crypt never takes QAT, whatever its priority).
+ */
+static void traits(FILE *f, const struct kw_alg *sel)
+{
+	struct cru_sock *s;
+	struct cru_alg a;
+	int e;
+
+	if (sel->have_async)
+		fprintf(f, ", %s (/proc/crypto async: %s)",
+			sel->async ? "asynchronous" : "synchronous",
+			sel->async ? "yes" : "no");
+	s = cru_open(&e);
+	if (s && cru_get(s, sel->driver, &a) == 0)
+		fprintf(f, ", allocates memory: %s (the kernel's internal CRYPTO_ALG_ALLOCATES_MEMORY flag, from crypto_user; dm-crypt takes no driver that sets it)",
+			a.flags & CRU_F_ALLOCATES_MEMORY ? "yes" : "no");
+	cru_close(s);
+}
+
 char *cryptobind_poll(const struct kw_state *s, int changed)
 {
 	const struct kw_alg *sel;
@@ -180,16 +278,22 @@ char *cryptobind_poll(const struct kw_state *s, int changed)
 		return NULL;
 	}
 	cb.dirty = 0;
-	sel = s->have_crypto ? kw_select(s, cb.alg) : NULL;
+	sel = s->have_crypto ? select_for(s, cb.alg) : NULL;
 	f = open_memstream(&text, &len);
 	if (!f) {
 		pthread_mutex_unlock(&cb.lock);
 		return NULL;
 	}
-	if (sel)
-		fprintf(f, "%s: the kernel selects %s (priority %d, refcnt %d); ",
+	if (sel) {
+		fprintf(f, "%s: the kernel selects %s (priority %d, refcnt %d)",
 			cb.alg, sel->driver, sel->priority, sel->refcnt);
-	else
+		/* what the driver is, once per selection */
+		if (strcmp(cb.said, sel->driver)) {
+			traits(f, sel);
+			snprintf(cb.said, sizeof(cb.said), "%s", sel->driver);
+		}
+		fputs("; ", f);
+	} else
 		fprintf(f, "%s: no selectable driver in /proc/crypto; ", cb.alg);
 	tfm_runs(f, s, &nl);
 	fprintf(f, " (bindings: the selection when each TFM opened; refcnt: %s)",

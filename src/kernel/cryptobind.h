@@ -61,4 +61,20 @@ int cryptobind_lookup(const char *alg, char *drv, size_t len, int *prio,
  */
 char *cryptobind_poll(const struct kw_state *s, int changed);
 
+/**
+ * cryptobind_made() - the load instantiated wrapper instance @driver
+ * ("cryptd(xts(ecb(aes-generic)))"): registered system-wide, under its
+ * child's name at a priority above it, so cryptobind_release() deletes it.
+ */
+void cryptobind_made(const char *driver);
+
+/**
+ * cryptobind_release() - the load is over and its TFMs are closed: delete
+ * the wrapper instances cryptobind_made() named (crypto_user DELALG), the
+ * last made first: it holds the ones before it.
+ * Return: NULL when the load made none, else a malloc'ed note naming each
+ * instance deleted, or why it could not be.
+ */
+char *cryptobind_release(void);
+
 #endif

@@ -189,6 +189,10 @@ int kw_parse_crypto(const char *text, struct kw_alg **out, int *n)
 				tested = !strncmp(val, "passed", 6);
 			else if (KEY("internal"))
 				internal = !strncmp(val, "yes", 3);
+			else if (KEY("async")) {
+				cur.have_async = 1;
+				cur.async = !strncmp(val, "yes", 3);
+			}
 #undef KEY
 		}
 		p = eol ? eol + 1 : p + len;

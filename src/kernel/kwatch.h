@@ -34,6 +34,8 @@
  * @refcnt: the kernel's reference count: 1 for a registered algorithm no
  *	one uses, +1 for each transform (TFM) or instance holding it (the
  *	sign of where open TFMs are bound)
+ * @have_async: the entry has an "async" line (skcipher, aead, ahash)
+ * @async: it says yes: requests may complete later, from another context
  */
 struct kw_alg {
 	char name[KW_NAME_LEN];
@@ -43,6 +45,8 @@ struct kw_alg {
 	int priority;
 	int selectable;
 	int refcnt;
+	int have_async;
+	int async;
 };
 
 /**

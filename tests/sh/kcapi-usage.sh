@@ -25,6 +25,9 @@ expect_usage "needs --submit sync" --engine kcapi --alg 'gcm(aes)' --inject tag@
 expect_usage "--rw write only encrypts" --engine kcapi --alg 'gcm(aes)' --inject tag@5 --rw write --runtime 1
 # an algorithm the engine does not drive: named with the list, before any I/O
 expect_usage "is not one this engine drives (xts(aes), cbc(aes)" --engine kcapi --alg 'ecb(des)' --runtime 1
+# the kernel's wrappers: pcrypt wraps AEADs only; what is inside is checked
+expect_usage "pcrypt wraps AEADs only" --engine kcapi --alg 'pcrypt(xts(aes))' --runtime 1
+expect_usage "'cryptd(ecb(des))': 'ecb(des)' is not one this engine drives" --engine kcapi --alg 'cryptd(ecb(des))' --runtime 1
 expect_usage "is not KEY=V1,V2" sweep iodepth -- --engine kcapi --alg sha256
 expect_usage "unknown option 'nosuch'" sweep nosuch=1 -- --engine kcapi --alg sha256
 # another engine's option: refused naming the engine that takes it

@@ -5,7 +5,8 @@
  * kernel got wrong on encrypt, and the kernel refusing the tag of a
  * decrypt (EBADMSG), are each an Err of kind verify naming the request,
  * its algorithm, direction and TFM; a correct result passes; EBADMSG of a
- * plain cipher stays an I/O error.  The engine's own check and reference
+ * plain cipher stays an I/O error; --alg's wrappers resolve to the row inside
+ * (outermost first; pcrypt around AEADs only).  The engine's own check and reference
  * code is linked from libdix.a (nothing here opens a TFM).
  */
 #include "config.h"
@@ -179,6 +180,32 @@ static void test_alg_help(void)
 	   d->help);
 }
 
+/* --alg's wrappers: the table's row inside, the wrappers outermost first */
+static void test_resolve(void)
+{
+	struct kc_spec sp;
+	char err[400];
+
+	ok(kc_resolve("cryptd(xts(aes))", &sp, err, sizeof(err)) == 0 &&
+	   sp.nwrap == 1 && !strcmp(sp.wrap[0], "cryptd") &&
+	   !strcmp(sp.base, "xts(aes)") && !strcmp(sp.inner, "xts(aes)") &&
+	   !strcmp(sp.a.name, "cryptd(xts(aes))") && sp.a.type == KC_SKCIPHER &&
+	   sp.a.evp == EVP_aes_128_xts,
+	   "cryptd(xts(aes)): xts(aes)'s row and references, bound by the name given");
+	ok(kc_resolve("cryptd(pcrypt(gcm(aes)))", &sp, err, sizeof(err)) == 0 &&
+	   sp.nwrap == 2 && !strcmp(sp.wrap[0], "cryptd") &&
+	   !strcmp(sp.wrap[1], "pcrypt") && sp.a.type == KC_AEAD &&
+	   sp.a.taglen == 16,
+	   "cryptd(pcrypt(gcm(aes))): the outermost first, gcm(aes)'s tag");
+	ok(kc_resolve("pcrypt(sha256)", &sp, err, sizeof(err)) == -EINVAL &&
+	   strstr(err, "pcrypt wraps AEADs only"), "pcrypt(sha256) refused: %s", err);
+	ok(kc_resolve("cryptd(", &sp, err, sizeof(err)) == -EINVAL &&
+	   strstr(err, "is not one this engine drives"),
+	   "a wrapper without its inside refused");
+	ok(kc_resolve("sha256", &sp, err, sizeof(err)) == 0 && sp.nwrap == 0 &&
+	   !sp.driver, "a table name: no wrapper");
+}
+
 int main(void)
 {
 	struct fix f;
@@ -196,5 +223,6 @@ int main(void)
 	   "cbc(aes): EBADMSG stays the kernel's error (kind left to the job)");
 	fix_free(&f);
 	test_alg_help();
+	test_resolve();
 	return tap_done();
 }

@@ -106,6 +106,10 @@ static void test_selection(void)
 	ok(a && !strcmp(a->driver, "xts-aes-aesni") && a->priority == 401,
 	   "aesni: xts(aes) -> xts-aes-aesni (401), not the internal "
 	   "cryptd(__xts-aes-aesni) at 451");
+	ok(a && a->have_async && a->async, "aesni: xts-aes-aesni says async: yes");
+	a = kw_select(&s, "aes");
+	ok(a && !a->have_async && !a->async,
+	   "aesni: a cipher (%s) has no async line", a ? a->driver : "none");
 	kw_free(&s);
 }
 

@@ -26,6 +26,7 @@
 
 #include "conf/options.h"
 #include "engines/kcapi/kc.h"
+#include "kernel/kwatch.h"
 #include "lib/byteorder.h"
 #include "pi/crc.h"
 
@@ -88,6 +89,123 @@ const struct kc_alg *kc_find(const char *name)
 		if (!strcmp(kc_algs[i].name, name))
 			return &kc_algs[i];
 	return NULL;
+}
+
+/*
+ * The kernel's wrappers of an algorithm: same results, another way of
+ * getting them (cryptd: every request through a queue to a kernel worker,
+ * the shape of an offload engine; pcrypt: AEAD requests spread over CPUs
+ * by padata), so each is checked against its child's references.
+ */
+static const struct {
+	const char *tmpl;
+	int aead_only;
+} kc_wrappers[] = {
+	{ "cryptd", 0 },
+	{ "pcrypt", 1 },
+};
+
+/* @name is TMPL(INNER): the wrapper's index with INNER in @inner, or -1. */
+static int unwrap(const char *name, char *inner, size_t len)
+{
+	size_t i, n, l = strlen(name);
+
+	for (i = 0; i < sizeof(kc_wrappers) / sizeof(kc_wrappers[0]); i++) {
+		n = strlen(kc_wrappers[i].tmpl);
+		if (l > n + 2 && !strncmp(name, kc_wrappers[i].tmpl, n) &&
+		    name[n] == '(' && name[l - 1] == ')' &&
+		    l - n - 2 < len) {
+			memcpy(inner, name + n + 1, l - n - 2);
+			inner[l - n - 2] = '\0';
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* The algorithm name of registered driver @drv (/proc/crypto) into @out. */
+static int driver_alg(const char *drv, char *out, size_t len)
+{
+	struct kw_state s;
+	int i, r = -ENOENT;
+
+	if (kw_snapshot(&s, "/proc", "/sys") == 0)
+		for (i = 0; i < s.ncrypto; i++)
+			if (!strcmp(s.crypto[i].driver, drv) &&
+			    strcmp(s.crypto[i].name, drv)) {
+				snprintf(out, len, "%s", s.crypto[i].name);
+				r = 0;
+				break;
+			}
+	kw_free(&s);
+	return r;
+}
+
+static int resolve(const char *top, const char *name, struct kc_spec *out,
+		   int depth, char *err, size_t len)
+{
+	char inner[KW_NAME_LEN], names[200];
+	const struct kc_alg *a = kc_find(name);
+	int w, r;
+
+	if (a) {
+		out->a = *a;
+		out->base = a->name;
+		snprintf(out->inner, sizeof(out->inner), "%s", name);
+		return 0;
+	}
+	if (depth > 4) {
+		snprintf(err, len, "--alg: '%s' nests too deep", name);
+		return -EINVAL;
+	}
+	w = unwrap(name, inner, sizeof(inner));
+	if (w >= 0) {
+		r = resolve(top, inner, out, depth + 1, err, len);
+		if (r)
+			return r;
+		if (kc_wrappers[w].aead_only && out->a.type != KC_AEAD) {
+			snprintf(err, len, "--alg '%s': %s wraps AEADs only (gcm(aes), rfc4106(gcm(aes)), authenc(hmac(sha256),cbc(aes))), and %s is not one",
+				 name, kc_wrappers[w].tmpl, inner);
+			return -EINVAL;
+		}
+		/* the outermost first: it holds the ones inside */
+		memmove(out->wrap + 1, out->wrap,
+			sizeof(out->wrap) - sizeof(out->wrap[0]));
+		out->wrap[0] = kc_wrappers[w].tmpl;
+		out->nwrap++;
+		return 0;
+	}
+	/* a driver name: what its algorithm is, if the kernel has it now */
+	if (driver_alg(name, inner, sizeof(inner)) == 0) {
+		r = resolve(top, inner, out, depth + 1, err, len);
+		if (r == 0) {
+			out->driver = 1;
+			snprintf(out->inner, sizeof(out->inner), "%s", name);
+		}
+		return r;
+	}
+	kc_alg_names(names, sizeof(names));
+	snprintf(err, len, "--alg '%s'%s%s%s is not one this engine drives (%s; cryptd(X) or pcrypt(X) of one, or a driver of one registered in /proc/crypto)",
+		 top, top != name ? ": '" : "", top != name ? name : "",
+		 top != name ? "'" : "", names);
+	return -EINVAL;
+}
+
+int kc_resolve(const char *name, struct kc_spec *out, char *err, size_t len)
+{
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = resolve(name, name, out, 0, err, len);
+	if (r)
+		return r;
+	if (out->nwrap > KC_MAX_WRAP) {
+		snprintf(err, len, "--alg '%s': at most %d wrappers", name,
+			 KC_MAX_WRAP);
+		return -EINVAL;
+	}
+	out->a.name = name;
+	return 0;
 }
 
 void kc_alg_names(char *out, size_t len)

@@ -73,6 +73,28 @@ struct kc_alg {
 	enum kc_chain chain;
 };
 
+/* The most wrappers an --alg may stack (cryptd(pcrypt(gcm(aes)))). */
+#define KC_MAX_WRAP	4
+
+/**
+ * struct kc_spec - what --alg names.
+ * @a: the table's row of the algorithm inside, its checks and references,
+ *	with @a.name the kernel's name as given (what AF_ALG binds to)
+ * @wrap/@nwrap: the wrapper templates around it, outermost first
+ *	("cryptd", "pcrypt"), each a template instance the load makes
+ * @driver: a driver name was given, not an algorithm name
+ * @base: the table's name of the algorithm inside ("xts(aes)")
+ * @inner: what the innermost wrapper wraps, as given: @base or a driver
+ */
+struct kc_spec {
+	struct kc_alg a;
+	const char *base;
+	char inner[128];
+	const char *wrap[KC_MAX_WRAP + 1];
+	int nwrap;
+	int driver;
+};
+
 /* Room after a request for an AEAD's associated data and tag. */
 #define KC_EXTRA	64
 
@@ -130,7 +152,8 @@ struct kc_tfm {
 };
 
 struct kc {
-	const struct kc_alg *a;
+	const struct kc_alg *a;		/* &spec.a */
+	struct kc_spec spec;
 	const struct dix_opts *o;
 	int async, verify;
 	uint32_t bs;
@@ -187,6 +210,15 @@ static inline void kc_lens(const struct kc *k, const struct dix_io *io,
 
 /** kc_find() - the algorithm named @name, or NULL when the engine has none. */
 const struct kc_alg *kc_find(const char *name);
+
+/**
+ * kc_resolve() - what --alg @name is: an algorithm of the table, the
+ * kernel's cryptd(X) or pcrypt(X) (AEADs only) around one, or the name of
+ * a registered driver of one (/proc/crypto: "xts-aes-aesni"); each is
+ * checked against X's references.  @out->a.name points to @name.
+ * Return: 0, or -EINVAL with @err saying why and what is accepted.
+ */
+int kc_resolve(const char *name, struct kc_spec *out, char *err, size_t len);
 
 /** kc_alg_names() - the algorithms the engine drives, "a, b, c", into @out. */
 void kc_alg_names(char *out, size_t len);
@@ -264,6 +296,18 @@ void kc_finish(struct kc *k, struct dix_io *io, ssize_t res, ssize_t want,
  * @alg is --alg as given, for the note.
  */
 void kc_need_load(const struct kc_alg *a, const char *alg);
+
+/**
+ * kc_need_wrappers() - once per run, before any TFM opens: register the
+ * instances of @sp's wrappers (innermost first, each named by its driver,
+ * TMPL(child's driver), through crypto_user NEWALG), the driver name the
+ * TFMs bind to into @bind (@sp's --alg unchanged without wrappers), and
+ * the instances this call made (not those already registered) into
+ * @made/@nmade, for cryptobind_made().
+ * Return: 0, or -errno with @err saying why.
+ */
+int kc_need_wrappers(const struct kc_spec *sp, char *bind, size_t blen,
+		     char (*made)[128], int *nmade, char *err, size_t elen);
 
 /** kc_need_note() - what kc_need_load() loaded, for the run's note ("": nothing). */
 const char *kc_need_note(void);

@@ -20,11 +20,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <kcapi.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engines/kcapi/kc.h"
+#include "kernel/kwatch.h"
 #include "kernel/modules.h"
+#include "lib/util.h"
 
 #ifdef HAVE_KMOD
 #define NEED_HOW	"libkmod"
@@ -72,6 +75,131 @@ void kc_need_load(const struct kc_alg *a, const char *alg)
 		snprintf(need.note, sizeof(need.note),
 			 "kcapi: loaded %s (" NEED_HOW "): the AF_ALG type and crypto_user --alg %s needs",
 			 loaded, alg);
+}
+
+/*
+ * The driver a wrapper would wrap for algorithm or driver @c: @c itself
+ * when it is a registered driver, else the highest-priority synchronous
+ * one of that name (cryptd wraps only synchronous algorithms: the aesni
+ * drivers that say "async: yes" are cryptd instances already).
+ */
+static int child_driver(const char *c, char *out, size_t len)
+{
+	const struct kw_alg *best = NULL;
+	struct kw_state s;
+	int i;
+
+	if (kw_snapshot(&s, "/proc", "/sys"))
+		return -ENOENT;
+	for (i = 0; i < s.ncrypto; i++) {
+		const struct kw_alg *a = &s.crypto[i];
+
+		if (!strcmp(a->driver, c)) {
+			best = a;
+			break;
+		}
+		if (!a->selectable || strcmp(a->name, c) ||
+		    (a->have_async && a->async))
+			continue;
+		if (!best || a->priority > best->priority)
+			best = a;
+	}
+	if (best)
+		snprintf(out, len, "%s", best->driver);
+	kw_free(&s);
+	return best ? 0 : -ENOENT;
+}
+
+/*
+ * Register @name through the kernel's own lookup, as a TFM bound to it
+ * would (AF_ALG passes the type, which cryptd needs to pick its kind; a
+ * crypto_user NEWALG carries none, and the kernel refused it: ENOENT), then
+ * close it: the instance stays registered.  Return: 0 or -errno.
+ */
+static int touch(enum kc_type t, const char *name)
+{
+	struct kcapi_handle *h = NULL;
+	int r;
+
+	switch (t) {
+	case KC_SKCIPHER:
+		r = kcapi_cipher_init(&h, name, 0);
+		if (!r)
+			kcapi_cipher_destroy(h);
+		break;
+	case KC_AEAD:
+		r = kcapi_aead_init(&h, name, 0);
+		if (!r)
+			kcapi_aead_destroy(h);
+		break;
+	default:
+		r = kcapi_md_init(&h, name, 0);
+		if (!r)
+			kcapi_md_destroy(h);
+	}
+	return r;
+}
+
+/* @drv is a registered driver now. */
+static int registered(const char *drv)
+{
+	struct kw_state s;
+	int i, r = 0;
+
+	if (kw_snapshot(&s, "/proc", "/sys") == 0)
+		for (i = 0; i < s.ncrypto && !r; i++)
+			r = !strcmp(s.crypto[i].driver, drv);
+	kw_free(&s);
+	return r;
+}
+
+/*
+ * Why by driver name: cryptd and pcrypt register under their child's
+ * algorithm name (6.1, measured: binding "cryptd(xts(aes))" failed with
+ * ENOENT and left "cryptd(xts(ecb(aes-generic)))" registered as xts(aes)
+ * at 150, above the generic 100, for every user of xts(aes)).  Named by
+ * the driver, TMPL(child's driver), the instance is exactly the one asked
+ * for, and the TFMs bind to it by that name.
+ */
+int kc_need_wrappers(const struct kc_spec *sp, char *bind, size_t blen,
+		     char (*made)[128], int *nmade, char *err, size_t elen)
+{
+	char cur[128], w[128], child[128], name[32];
+	int i, r = 0;
+
+	*nmade = 0;
+	snprintf(bind, blen, "%s", sp->a.name);
+	if (!sp->nwrap)
+		return 0;
+	snprintf(cur, sizeof(cur), "%s", sp->inner);
+	for (i = sp->nwrap - 1; i >= 0; i--) {
+		/* an algorithm nobody instantiated yet (xts(aes) at boot):
+		 * the kernel's own lookup makes its generic instance */
+		if (child_driver(cur, child, sizeof(child)) &&
+		    (touch(sp->a.type, cur) ||
+		     child_driver(cur, child, sizeof(child)))) {
+			snprintf(err, elen, "--alg %s: no synchronous driver of %s for %s to wrap",
+				 sp->a.name, cur, sp->wrap[i]);
+			return -ENOENT;
+		}
+		snprintf(w, sizeof(w), "%s(%.*s)", sp->wrap[i],
+			 (int)(sizeof(w) - strlen(sp->wrap[i]) - 3), child);
+		if (!registered(w)) {
+			r = touch(sp->a.type, w);
+			if (r) {
+				snprintf(err, elen, "--alg %s: registering %s: %s (%s)",
+					 sp->a.name, w,
+					 dix_errno_name(-r, name, sizeof(name)),
+					 strerror(-r));
+				return r;
+			}
+			if (*nmade < KC_MAX_WRAP + 1)
+				snprintf(made[(*nmade)++], 128, "%s", w);
+		}
+		snprintf(cur, sizeof(cur), "%s", w);
+	}
+	snprintf(bind, blen, "%s", cur);
+	return 0;
 }
 
 const char *kc_need_note(void)
