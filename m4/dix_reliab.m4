@@ -74,6 +74,15 @@ AC_DEFUN([DIX_FUZZ], [
 	AS_IF([test "x$enable_fuzz" = xno], [dix_why_fuzz="--disable-fuzz"], [
 		AS_IF([test -z "$FUZZ_CC"],
 			[AC_CHECK_PROGS([FUZZ_CC], [clang clang-14 clang-15 clang-16 clang-17 clang-18 clang-19])])
+		# libFuzzer's runtime ships per clang major version (Debian 12:
+		# libclang-rt-14-dev, 13: libclang-rt-19-dev), so the hint names
+		# the package that fits the clang found, not one release's
+		dix_fuzz_hint="clang and the libclang-rt-N-dev of its major version N"
+		AS_IF([test -n "$FUZZ_CC"], [
+			dix_clang_major=`$FUZZ_CC -dumpversion 2>/dev/null | sed -n 's/^\([[0-9]][[0-9]]*\).*/\1/p'`
+			AS_IF([test -n "$dix_clang_major"],
+				[dix_fuzz_hint="libclang-rt-$dix_clang_major-dev"])
+		])
 		AS_IF([test -z "$FUZZ_CC"], [dix_why_fuzz="no clang found"], [
 			AC_MSG_CHECKING([whether $FUZZ_CC links -fsanitize=fuzzer,address,undefined])
 			cat > conftest-fuzz.c <<_DIXEOF
@@ -90,12 +99,15 @@ _DIXEOF
 			AC_MSG_RESULT([$have_fuzz])
 		])
 		AS_IF([test "x$enable_fuzz" = xyes && test "x$have_fuzz" = xno],
-			[AC_MSG_ERROR([--enable-fuzz given but $dix_why_fuzz: install clang libclang-rt-14-dev])])
+			[AC_MSG_ERROR([--enable-fuzz given but $dix_why_fuzz: install $dix_fuzz_hint])])
 	])
+	AS_IF([test -z "$dix_fuzz_hint"],
+		[dix_fuzz_hint="clang and the libclang-rt-N-dev of its major version N"])
+	AC_SUBST([FUZZ_HINT], [$dix_fuzz_hint])
 	AM_CONDITIONAL([FUZZ], [test "x$have_fuzz" = xyes])
 	AS_IF([test "x$have_fuzz" = xyes],
 		[dix_summary="$dix_summary
   m4_format([%-14s], [fuzz:])yes  (make fuzz with $FUZZ_CC)"],
 		[dix_summary="$dix_summary
-  m4_format([%-14s], [fuzz:])no   ($dix_why_fuzz; install clang libclang-rt-14-dev)"])
+  m4_format([%-14s], [fuzz:])no   ($dix_why_fuzz; install $dix_fuzz_hint)"])
 ])

@@ -38,7 +38,11 @@ static int sg_name_ok(const char *n)
 	return 1;
 }
 
-/* Read "MAJ:MIN" from @path.  Return: 0, or -errno. */
+/*
+ * Read "MAJ:MIN" from @path.  Return: 0 with *@out set, or -errno (never 0:
+ * a 0 from a failed fopen() whose errno was left 0 would hand the caller an
+ * unset *@out; gcc 14 saw that path and warned in sg_node_open()).
+ */
 static int read_devno(const char *path, dev_t *out)
 {
 	unsigned int ma, mi;
@@ -46,7 +50,7 @@ static int read_devno(const char *path, dev_t *out)
 	int n;
 
 	if (!f)
-		return -errno;
+		return errno > 0 ? -errno : -EIO;
 	n = fscanf(f, "%u:%u", &ma, &mi);
 	fclose(f);
 	if (n != 2)
