@@ -23,7 +23,8 @@ af_alg algif_hash algif_skcipher algif_aead crypto_user
 xts ecb cbc ctr gcm ghash_generic cryptd pcrypt authenc hmac sha256_generic
 crc32c_generic
 aesni_intel crypto_simd ghash_clmulni_intel sha256_ssse3 crc32c_intel
-intel_qat qat_c62x qat_dh895xcc qat_c3xxx qat_4xxx"
+intel_qat qat_c62x qat_dh895xcc qat_c3xxx qat_4xxx
+dm_mod dm_crypt dm_integrity essiv"
 
 # Boot-time load order (hard dependencies are inserted before each name).
 # crct10dif_generic must come before crc_t10dif, so that crc_t10dif finds a
