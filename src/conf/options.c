@@ -182,6 +182,11 @@ const struct dix_option dix_options[] = {
 		.help = "run a shell command at second SEC (repeatable)",
 	},
 	{
+		.name = "dm-reload", .type = OPT_LIST, .off = OFF(dm_reload),
+		.flags = OPT_ACTION, .complete = CPL_FILE, .metavar = "DEV@SEC",
+		.help = "suspend device-mapper mapping DEV, load its live table again as read, resume, at second SEC (repeatable)",
+	},
+	{
 		.name = "plot", .type = OPT_STR, .off = OFF(plot),
 		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE.svg",
 		.help = "write an SVG plot of throughput with event markers",

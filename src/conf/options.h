@@ -74,7 +74,7 @@ struct str_list {
  * @pi_format: integrity format the profile expects, or "any"
  * @pi: who generates and checks protection information
  * @inject: deliberate fault injection ("guard@N" ...)
- * @hotload/@unload/@sysfs/@exec: scheduled actions ("SPEC@SEC")
+ * @hotload/@unload/@sysfs/@exec/@dm_reload: scheduled actions ("SPEC@SEC")
  * @plot: SVG file to write at the end
  * @log: CSV file of per-interval samples and events
  * @precondition: write the whole region once before the load (auto, on,
@@ -134,6 +134,7 @@ struct dix_opts {
 	struct str_list unload;
 	struct str_list sysfs;
 	struct str_list exec;
+	struct str_list dm_reload;
 	char *plot;
 	char *log;
 	int precondition;

@@ -12,8 +12,10 @@
 #include <sys/stat.h>
 
 #include "core/dev.h"
+#include "device/dmmap.h"
 #include "device/safety.h"
 #include "engines/passthru.h"
+#include "kernel/dmbind.h"
 #include "lib/util.h"
 
 static void free_paths(char **v, int n)
@@ -149,6 +151,22 @@ static int check_pi_format(const struct dix_opts *o,
 	return 0;
 }
 
+/*
+ * A mapping under the load: the drivers its algorithms would get now,
+ * which are also what it is inferred to hold, and the watch that notes
+ * when the selection moves away from them.
+ */
+static void dm_start(struct dmmap *m)
+{
+	struct kw_state s;
+
+	memset(&s, 0, sizeof(s));
+	kw_snapshot(&s, "/proc", "/sys");
+	dmbind_fill(m, &s, 1);
+	kw_free(&s);
+	dmbind_watch(m);
+}
+
 /* Open @d->path as the only target would be opened. */
 static int dev_open(struct dix_dev *d, struct dix_opts *o,
 		    const struct dix_engine *eng, const char *precond_profile)
@@ -169,6 +187,10 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 		return -1;
 	}
 	d->opened = 1;
+	if (d->t.dm_err[0])
+		dix_warn("%s: %s", d->path, d->t.dm_err);
+	if (d->t.dm)
+		dm_start(d->t.dm);
 	/* the device's own format and identity, for the engines that use them */
 	devdesc_ask(&d->t, (eng->targets & DIX_TGT_SCSI ? DEVDESC_ASK_SCSI : 0) |
 		    (eng->targets & DIX_TGT_NVME ? DEVDESC_ASK_NVME : 0),
@@ -246,6 +268,7 @@ void devs_close(struct dix_dev *devs, int ndevs)
 {
 	int i;
 
+	dmbind_unwatch();
 	for (i = 0; i < ndevs; i++) {
 		if (devs[i].opened)
 			devdesc_close(&devs[i].t);

@@ -22,6 +22,7 @@
 #include "conf/options.h"
 #include "lib/parse.h"
 #include "device/devdesc.h"
+#include "device/dmmap.h"
 #include "lib/util.h"
 #include "proto/uring_pi.h"
 
@@ -185,6 +186,10 @@ int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
 			t->max_segments = bv.max_segments;
 		}
+		/* the dm layer over the block provider: a mapping's table */
+		if (dmmap_read("/sys", major(st.st_rdev), minor(st.st_rdev),
+			       &t->dm, t->dm_err, sizeof(t->dm_err)) < 0)
+			t->dm = NULL;
 	} else {
 		/*
 		 * O_DIRECT on a file needs the alignment of the device the
@@ -285,6 +290,8 @@ void devdesc_close(struct dix_devdesc *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
+	dmmap_free(t->dm);
+	t->dm = NULL;
 }
 
 void integrity_json(struct jw *w, const char *key, const struct dix_devdesc *t)

@@ -18,6 +18,8 @@
 #include "device/devdesc_scsi.h"
 #include "pi/pi.h"
 
+struct dmmap;
+
 /**
  * struct dix_integrity - /sys/block/<dev>/integrity/, as the kernel shows it.
  * @format: e.g. "T10-DIF-TYPE1-CRC"; "none" for files and plain devices
@@ -115,6 +117,9 @@ int devdesc_lbmd_pif(const struct devdesc_lbmd *l, struct pi_format *f,
  * @lbmd: the block layer's integrity metadata capability (block devices)
  * @scsi: the SCSI provider's part, when asked (devdesc_ask())
  * @nvme: the NVMe provider's part, when asked (devdesc_ask())
+ * @dm: a device-mapper mapping: its table and the stack beneath (the dm
+ *	layer over the block provider, device/dmmap.h); NULL otherwise
+ * @dm_err: a mapping whose table could not be read: why ("" otherwise)
  */
 struct dix_devdesc {
 	const char *path;
@@ -136,6 +141,8 @@ struct dix_devdesc {
 	struct devdesc_lbmd lbmd;
 	struct devdesc_scsi scsi;
 	struct devdesc_nvme nvme;
+	struct dmmap *dm;
+	char dm_err[200];
 };
 
 /* What devdesc_ask() asks the device itself (besides what the kernel says). */

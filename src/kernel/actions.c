@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * actions.c - the scheduled actions as the command line gives them
- * (--hotload, --unload, --sysfs, --exec): parsing, checking, and the one
- * confined sysfs write.
+ * (--hotload, --unload, --sysfs, --exec, --dm-reload): parsing, checking,
+ * and the one confined sysfs write.
  *
  * Actions come from the command line only (profiles refuse them), and
  * --sysfs writes only files under /sys: the path is resolved (symlinks
@@ -19,9 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kernel/actions.h"
+#include "kernel/dmreload.h"
 #include "kernel/hotload.h"
 #include "lib/parse.h"
 #include "lib/util.h"
@@ -31,6 +33,7 @@ const struct act_info act_info[] = {
 	[ACT_UNLOAD] = { "unload", "MODULE@SEC" },
 	[ACT_SYSFS] = { "sysfs", "PATH=VALUE@SEC" },
 	[ACT_EXEC] = { "exec", "'COMMAND'@SEC" },
+	[ACT_DMRELOAD] = { "dm-reload", "DEV@SEC with DEV a device-mapper mapping" },
 };
 
 static int module_name_ok(const char *s)
@@ -209,6 +212,26 @@ static int parse_one(const struct dix_opts *o, int type, const char *s,
 	case ACT_EXEC:
 		a->arg = xstrdup(spec);
 		break;
+	case ACT_DMRELOAD: {
+		struct stat st;
+		char name[128];
+
+		if (stat(spec, &st) || !S_ISBLK(st.st_mode)) {
+			snprintf(err, len, "--%s '%s': %s is not a block device (allowed: %s)",
+				 opt, s, spec, allowed);
+			return -EINVAL;
+		}
+		if (dm_reload_check(major(st.st_rdev), minor(st.st_rdev), name,
+				    why, sizeof(why))) {
+			snprintf(err, len, "--%s '%s': %s cannot be reloaded as read: %s",
+				 opt, s, spec, why);
+			return -EINVAL;
+		}
+		a->arg = xstrdup(spec);
+		a->major = major(st.st_rdev);
+		a->minor = minor(st.st_rdev);
+		break;
+	}
 	}
 	return 0;
 }
@@ -219,13 +242,14 @@ int actions_parse(const struct dix_opts *o, struct action **out,
 	const struct str_list *lists[] = {
 		[ACT_LOAD] = &o->hotload, [ACT_UNLOAD] = &o->unload,
 		[ACT_SYSFS] = &o->sysfs, [ACT_EXEC] = &o->exec,
+		[ACT_DMRELOAD] = &o->dm_reload,
 	};
 	struct action *v, tmp;
 	int n = 0, type, i, j;
 
-	v = xcalloc(o->hotload.n + o->unload.n + o->sysfs.n + o->exec.n + 1,
-		    sizeof(*v));
-	for (type = ACT_LOAD; type <= ACT_EXEC; type++) {
+	v = xcalloc(o->hotload.n + o->unload.n + o->sysfs.n + o->exec.n +
+		    o->dm_reload.n + 1, sizeof(*v));
+	for (type = ACT_LOAD; type <= ACT_DMRELOAD; type++) {
 		for (i = 0; i < lists[type]->n; i++) {
 			if (parse_one(o, type, lists[type]->v[i], &v[n], err,
 				      len)) {

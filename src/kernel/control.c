@@ -32,6 +32,8 @@
 #include "kernel/actions.h"
 #include "kernel/hotload.h"
 #include "kernel/cryptobind.h"
+#include "kernel/dmbind.h"
+#include "kernel/dmreload.h"
 #include "kernel/kwatch.h"
 #include "kernel/modules.h"
 #include "lib/event.h"
@@ -189,10 +191,16 @@ static void binding_note(struct ctl *c, int changed)
 {
 	char *text = cryptobind_poll(&c->cur, changed);
 
-	if (!text)
-		return;
-	event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
-	free(text);
+	if (text) {
+		event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
+		free(text);
+	}
+	/* a mapping under the load keeps its TFMs through a selection move */
+	text = dmbind_poll(&c->cur);
+	if (text) {
+		event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
+		free(text);
+	}
 }
 
 /*
@@ -234,6 +242,9 @@ static void action_what(const struct action *a, char *buf, size_t len)
 		break;
 	case ACT_SYSFS:
 		snprintf(buf, len, "sysfs %s=%s", a->arg, a->value);
+		break;
+	case ACT_DMRELOAD:
+		snprintf(buf, len, "dm-reload %s", a->arg);
 		break;
 	default:
 		snprintf(buf, len, "exec '%s'", a->arg);
@@ -447,6 +458,44 @@ static void act_exec(struct ctl *c, const struct action *a)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/*
+ * The event gives the time suspended and, for the mappings under the
+ * load, the drivers before (inferred: what the table held) and after
+ * (what the new TFMs got: the selection now).
+ */
+static void act_dmreload(struct ctl *c, const struct action *a)
+{
+	char what[4200], name[128] = "", why[512] = "", detail[1200];
+	char *drv = NULL;
+	double t = elapsed(c), start = dix_now(), susp = 0, dur;
+	struct dix_evdata data;
+	struct kw_diff d;
+	int e;
+
+	action_what(a, what, sizeof(what));
+	e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
+	dur = dix_now() - start;
+	snapshot_diff(c, &d);
+	memset(&data, 0, sizeof(data));
+	if (!e) {
+		drv = dmbind_reloaded(name, &c->cur, &data);
+	} else {
+		data.type = EVD_DMRELOAD;
+		data.name = xstrdup(name);
+	}
+	data.seconds = susp;
+	if (e)
+		snprintf(detail, sizeof(detail), "%s: %s", name[0] ? name : a->arg, why);
+	else
+		snprintf(detail, sizeof(detail), "%s suspended %.3f s; %s", name, susp,
+			 drv ? drv : "no crypto algorithm of it is followed");
+	event(c, EV_ACTION, t, what, !e, dur, detail, &data, "dm-reload");
+	emit_changes(c, &d, 0);
+	kw_diff_free(&d);
+	dix_evdata_clear(&data);
+	free(drv);
+}
+
 static void run_action(struct ctl *c, const struct action *a)
 {
 	switch (a->type) {
@@ -459,6 +508,9 @@ static void run_action(struct ctl *c, const struct action *a)
 		break;
 	case ACT_EXEC:
 		act_exec(c, a);
+		break;
+	case ACT_DMRELOAD:
+		act_dmreload(c, a);
 		break;
 	}
 }

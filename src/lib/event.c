@@ -200,6 +200,7 @@ void dix_event_pack(const struct dix_event *e, char **buf, size_t *len)
 	put_str(&o, d->call);
 	put(&o, &d->returned, sizeof(d->returned));
 	put_str(&o, d->err);
+	put(&o, &d->seconds, sizeof(d->seconds));
 }
 
 struct in {
@@ -301,6 +302,7 @@ int dix_event_unpack(const char **p, const char *end, struct dix_event *e)
 	d->call = get_str(&in);
 	get(&in, &d->returned, sizeof(d->returned));
 	d->err = get_str(&in);
+	get(&in, &d->seconds, sizeof(d->seconds));
 	if (!e->what && !in.bad)
 		e->what = xstrdup("");
 	if (in.bad) {

@@ -26,6 +26,7 @@ enum dix_evdata_type {
 	EVD_MODULES,	/* change: modules came or went that no action loaded */
 	EVD_MODULE,	/* action: modprobe or modprobe -r of one module */
 	EVD_SYSFS,	/* action: a sysfs write */
+	EVD_DMRELOAD,	/* action: a device-mapper table loaded again */
 };
 
 /**
@@ -59,6 +60,12 @@ struct dix_ev_alg {
  * @call: SYSFS: the system call that returned ("open", "write")
  * @returned: SYSFS: what it returned (bytes, or -errno)
  * @err: SYSFS: the errno's name when @returned < 0
+ * @seconds: DMRELOAD: the time the mapping was suspended
+ *
+ * DMRELOAD: @name is the mapping; per crypto algorithm of it, @removed[i]
+ * is the driver before and @added[i] the driver after (@nadded ==
+ * @nremoved; @name of each the algorithm, @driver NULL when none; both
+ * inferred).
  */
 struct dix_evdata {
 	int type;
@@ -77,6 +84,7 @@ struct dix_evdata {
 	char *call;
 	long returned;
 	char *err;
+	double seconds;
 };
 
 /**

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "device/dmmap.h"
 #include "report/sink.h"
 
 #define MB 1e6
@@ -72,6 +73,8 @@ static void human_start(void *priv, const struct rec_start *r)
 		const struct rec_dev *d = &r->devs[i];
 
 		integrity_print(f, d->t);
+		if (d->t->dm)
+			dmmap_print(f, d->t->dm);
 		fprintf(f, "precondition%s%s: %s (%s)\n",
 			r->ndevs > 1 ? " " : "",
 			r->ndevs > 1 ? d->t->name : "",

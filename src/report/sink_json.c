@@ -13,6 +13,7 @@
 
 #include "lib/json.h"
 #include "lib/util.h"
+#include "device/dmmap.h"
 #include "report/sink.h"
 
 #define MB 1e6
@@ -56,6 +57,8 @@ static void dev_start_json(struct jw *w, const struct rec_start *r,
 	if (settings)
 		opts_json(w, "settings", r->o);
 	integrity_json(w, "integrity", d->t);
+	if (d->t->dm)
+		dmmap_json(w, "dm", d->t->dm);
 	jw_obj_open(w, "precondition");
 	jw_str(w, "mode", precondition_names[r->o->precondition]);
 	jw_str(w, "decided", d->pre_on ? "on" : "off");
@@ -288,6 +291,33 @@ static void lists_json(struct jw *w, const struct dix_evdata *d)
 	algs_json(w, "crypto_removed", d->removed, d->nremoved);
 }
 
+/* --dm-reload: the mapping, the time suspended, the drivers (inferred). */
+static void dmreload_json(struct jw *w, const struct dix_evdata *d)
+{
+	int i;
+
+	jw_str(w, "mapping", d->name ? d->name : "");
+	jw_num(w, "suspended_s", d->seconds, 6);
+	if (!d->nadded || d->nadded != d->nremoved)
+		return;
+	jw_arr_open(w, "drivers");
+	for (i = 0; i < d->nadded; i++) {
+		jw_obj_open(w, NULL);
+		jw_str(w, "algorithm", d->added[i].name);
+		if (d->removed[i].driver)
+			jw_str(w, "before", d->removed[i].driver);
+		else
+			jw_null(w, "before");
+		if (d->added[i].driver)
+			jw_str(w, "after", d->added[i].driver);
+		else
+			jw_null(w, "after");
+		jw_str(w, "basis", "inferred");
+		jw_obj_close(w);
+	}
+	jw_arr_close(w);
+}
+
 /* What the event carries besides its text (doc/json.md, event). */
 static void event_data_json(struct jw *w, const struct dix_evdata *d)
 {
@@ -317,6 +347,9 @@ static void event_data_json(struct jw *w, const struct dix_evdata *d)
 		jw_int(w, "returned", d->returned);
 		if (d->returned < 0)
 			jw_str(w, "errno", d->err);
+		break;
+	case EVD_DMRELOAD:
+		dmreload_json(w, d);
 		break;
 	}
 }

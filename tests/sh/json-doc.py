@@ -8,6 +8,8 @@
 # usage: json-doc.py DOC [--need RECORD:KEY]... KIND=FILE...
 #   KIND probe:    every line of FILE is one "probe" record
 #   KIND crcbench: a line is the record "crcbench." + its "type"
+#   KIND start:    the "start" lines of a run's JSON (other lines skipped;
+#                  settings.* are the option table's, checked elsewhere)
 #   --need:        an optional key the files must contain somewhere, so a
 #                  run that stops writing it cannot pass unnoticed
 import json
@@ -80,21 +82,27 @@ def main(argv):
             need.append(tuple(args.pop(0).split(":", 1)))
         else:
             kind, f = a.split("=", 1)
-            if kind not in ("probe", "crcbench"):
-                sys.exit("json-doc.py: unknown kind %r (probe, crcbench)" % kind)
+            if kind not in ("probe", "crcbench", "start"):
+                sys.exit("json-doc.py: unknown kind %r (probe, crcbench, start)" % kind)
             files.append((kind, f))
     bad, seen = [], {}
     for kind, f in files:
         lines = [l for l in open(f) if l.strip()]
+        if kind == "start":
+            lines = [l for l in lines if json.loads(l).get("type") == "start"]
         if not lines:
             bad.append("%s: no JSON lines: the test would check nothing" % f)
         for n, line in enumerate(lines, 1):
             o = json.loads(line)
-            rec = "probe" if kind == "probe" else "crcbench.%s" % o.get("type")
+            rec = kind if kind != "crcbench" else "crcbench.%s" % o.get("type")
             if rec not in spec:
                 bad.append("%s:%d: record %r is not in %s" % (f, n, rec, doc))
                 continue
             got = dict(paths(o))
+            if kind == "start":
+                # the settings' keys are the option table's (--dump-options),
+                # which tests/sh/json-schema.sh holds to the doc
+                got = {p: v for p, v in got.items() if not p.startswith("settings.")}
             seen.setdefault(rec, set()).update(got)
             for p, v in sorted(got.items()):
                 if p not in spec[rec]:

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dmbind.c - the crypto drivers of the device-mapper mappings under the
+ * load, at start and as the kernel's selection moves (see dmbind.h).
+ *
+ * The note is given once per move: @announced remembers the driver last
+ * spoken of, so a watch tick that sees the same selection again is quiet.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/dmbind.h"
+#include "lib/util.h"
+
+#define WATCH_MAX	8
+
+static struct {
+	pthread_mutex_t lock;
+	struct dmmap *m[WATCH_MAX];
+	int n;
+	/* per watched mapping and algorithm: the driver last announced */
+	char announced[WATCH_MAX][DMMAP_ALGS][DMT_NAME_LEN];
+} db = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/*
+ * Modules whose drivers set CRYPTO_ALG_ALLOCATES_MEMORY (they allocate in
+ * the request path): the hardware offloads.  A prefix match.
+ */
+static const char *const allocating_modules[] = {
+	"intel_qat", "qat_", "ccp", "hisi_sec", "caam", "nitrox", "chcr",
+	"atmel_", "omap_", "talitos", "mv_cesa", "marvell_cesa", "safexcel",
+	"sun8i_ce", "keembay", NULL,
+};
+
+static int allocates_memory(const struct kw_alg *a)
+{
+	int i;
+
+	for (i = 0; allocating_modules[i]; i++)
+		if (!strncmp(a->module, allocating_modules[i],
+			     strlen(allocating_modules[i])))
+			return 1;
+	return 0;
+}
+
+static int is_hash_use(int use)
+{
+	return use == DMT_USE_INTERNAL_HASH || use == DMT_USE_JOURNAL_MAC;
+}
+
+/* Can consumer @use take @a?  @why says why not. */
+static int can_take(const struct kw_alg *a, int use, char *why, size_t len)
+{
+	if (is_hash_use(use)) {
+		if (strcmp(a->type, "shash")) {
+			snprintf(why, len, "dm-integrity takes a synchronous shash, %s is %s",
+				 a->driver, a->type[0] ? a->type : "of another type");
+			return 0;
+		}
+		return 1;
+	}
+	if (allocates_memory(a)) {
+		snprintf(why, len, "%s excludes CRYPTO_ALG_ALLOCATES_MEMORY, which %s (%s) sets",
+			 use == DMT_USE_JOURNAL_CRYPT ? "dm-integrity" : "dm-crypt",
+			 a->driver, a->module);
+		return 0;
+	}
+	return 1;
+}
+
+const struct kw_alg *dmbind_pick(const struct kw_state *s, const char *name,
+				 int use, const struct kw_alg **kernel,
+				 char *why, size_t whylen)
+{
+	const struct kw_alg *best = NULL, *sel;
+	char w[160];
+	int i;
+
+	*kernel = NULL;
+	why[0] = '\0';
+	for (i = 0; i < s->ncrypto; i++) {
+		const struct kw_alg *a = &s->crypto[i];
+
+		if (!a->selectable || strcmp(a->name, name) || !can_take(a, use, w, sizeof(w)))
+			continue;
+		if (!best || a->priority > best->priority)
+			best = a;
+	}
+	sel = kw_select(s, name);
+	if (sel && sel != best && (!best || strcmp(sel->driver, best->driver))) {
+		*kernel = sel;
+		can_take(sel, use, why, whylen);
+	}
+	return best;
+}
+
+void dmbind_fill(struct dmmap *m, const struct kw_state *s, int start)
+{
+	int i;
+
+	for (i = 0; i < m->nalgs; i++) {
+		struct dmmap_alg *a = &m->algs[i];
+		const struct kw_alg *k, *p;
+
+		p = dmbind_pick(s, a->name, a->use, &k, a->kernel_why,
+				sizeof(a->kernel_why));
+		snprintf(a->now, sizeof(a->now), "%s", p ? p->driver : "");
+		a->now_prio = p ? p->priority : 0;
+		snprintf(a->kernel, sizeof(a->kernel), "%s", k ? k->driver : "");
+		if (!k)
+			a->kernel_why[0] = '\0';
+		if (start)
+			snprintf(a->held, sizeof(a->held), "%s", a->now);
+	}
+}
+
+void dmbind_watch(struct dmmap *m)
+{
+	int i;
+
+	pthread_mutex_lock(&db.lock);
+	if (db.n < WATCH_MAX) {
+		for (i = 0; i < m->nalgs; i++)
+			snprintf(db.announced[db.n][i], DMT_NAME_LEN, "%s", m->algs[i].now);
+		db.m[db.n++] = m;
+	}
+	pthread_mutex_unlock(&db.lock);
+}
+
+void dmbind_unwatch(void)
+{
+	pthread_mutex_lock(&db.lock);
+	db.n = 0;
+	pthread_mutex_unlock(&db.lock);
+}
+
+struct dmmap *dmbind_find(unsigned int major, unsigned int minor)
+{
+	struct dmmap *r = NULL;
+	int i;
+
+	pthread_mutex_lock(&db.lock);
+	for (i = 0; i < db.n && !r; i++)
+		if (db.m[i]->lv[0].major == major && db.m[i]->lv[0].minor == minor)
+			r = db.m[i];
+	pthread_mutex_unlock(&db.lock);
+	return r;
+}
+
+char *dmbind_reloaded(const char *name, const struct kw_state *s,
+		      struct dix_evdata *d)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int m_, i, n = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->type = EVD_DMRELOAD;
+	d->name = xstrdup(name);
+	if (!f)
+		return NULL;
+	pthread_mutex_lock(&db.lock);
+	for (m_ = 0; m_ < db.n; m_++) {
+		struct dmmap *m = db.m[m_];
+
+		dmbind_fill(m, s, 0);
+		for (i = 0; i < m->nalgs; i++) {
+			struct dmmap_alg *a = &m->algs[i];
+
+			if (strcmp(m->lv[a->level].name, name))
+				continue;
+			fprintf(f, "%s%s: %s -> %s", n++ ? ", " : "", a->name,
+				a->held[0] ? a->held : "(not known)",
+				a->now[0] ? a->now : "(none)");
+			d->removed = xrealloc(d->removed, n * sizeof(*d->removed));
+			d->added = xrealloc(d->added, n * sizeof(*d->added));
+			memset(&d->removed[n - 1], 0, sizeof(*d->removed));
+			memset(&d->added[n - 1], 0, sizeof(*d->added));
+			d->removed[n - 1].name = xstrdup(a->name);
+			d->removed[n - 1].driver = a->held[0] ? xstrdup(a->held) : NULL;
+			d->added[n - 1].name = xstrdup(a->name);
+			d->added[n - 1].driver = a->now[0] ? xstrdup(a->now) : NULL;
+			d->nremoved = d->nadded = n;
+			snprintf(a->held, DMT_NAME_LEN, "%s", a->now);
+			snprintf(db.announced[m_][i], DMT_NAME_LEN, "%s", a->now);
+		}
+	}
+	pthread_mutex_unlock(&db.lock);
+	fputs(n ? " (inferred)" : "", f);
+	fclose(f);
+	if (!n) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+char *dmbind_poll(const struct kw_state *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = NULL;
+	int w, i, said = 0;
+
+	pthread_mutex_lock(&db.lock);
+	for (w = 0; w < db.n; w++) {
+		struct dmmap *m = db.m[w];
+
+		dmbind_fill(m, s, 0);
+		for (i = 0; i < m->nalgs; i++) {
+			const struct dmmap_alg *a = &m->algs[i];
+
+			if (!strcmp(a->now, db.announced[w][i]))
+				continue;
+			snprintf(db.announced[w][i], DMT_NAME_LEN, "%s", a->now);
+			if (!strcmp(a->now, a->held))
+				continue;
+			if (!f && !(f = open_memstream(&out, &len)))
+				goto unlock;
+			fprintf(f, "%sdm %s: %s: the mapping would get %s now, and keeps its TFMs on %s (inferred) until its table is reloaded",
+				said++ ? "; " : "", m->lv[a->level].name, a->name,
+				a->now[0] ? a->now : "no driver",
+				a->held[0] ? a->held : "the driver it allocated");
+		}
+	}
+unlock:
+	pthread_mutex_unlock(&db.lock);
+	if (f)
+		fclose(f);
+	return out;
+}
