@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * kcapi.c - the kernel crypto API as the load, through AF_ALG (libkcapi):
- * the engine's set-up and its synchronous submission.
+ * the engine as the engine table sees it, its options and their checks,
+ * the per-worker set-up and the synchronous submission.
  *
  * The QAT question ("what number of requests should be in flight?") as a
  * dixload run: --tfms transforms (TFMs, each an AF_ALG socket bound to the
@@ -19,8 +20,7 @@
  *
  * The engine is one file per concern (kcapi/kc.h lists them): the
  * algorithms and their references (kcapi/alg.c), TFMs (kcapi/tfm.c), the
- * checks of every result (kcapi/check.c), --submit async (kcapi/aio.c);
- * this file is what the engine table sees.
+ * checks of every result (kcapi/check.c), --submit async (kcapi/aio.c).
  */
 #include "config.h"
 

@@ -10,7 +10,8 @@
  * rebinding it), check.c (the checks of a kernel result, the IV-chain
  * model included), aio.c (--submit async: one thread per TFM) and need.c
  * (the modules a load needs before its first TFM).
- * kcapi.c itself sets the engine up and submits synchronously.  Nothing
+ * kcapi.c itself holds the engine's options and their checks, sets each
+ * worker up and submits synchronously.  Nothing
  * outside the engine (and its unit test) includes this header.
  */
 #ifndef DIX_ENGINES_KCAPI_KC_H
