@@ -2,6 +2,7 @@
 # dixvm guest setup leaves crct10dif-pclmul unloaded (transform generic) even through aliases, softdeps, scsi_debug reloads and the kernel's own request_module; modprobe by name flips it.
 . "$top_srcdir/tests/vm/lib.sh"
 need_vm
+vm_era '<= 6.13' 'crct10dif-pclmul is a module to hot-load up to 6.13; 6.14 built the arch CRC into lib, chosen at boot'
 
 # The guest reports "key value" lines; the host judges them.
 vm -- sh -c '

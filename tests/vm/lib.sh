@@ -28,6 +28,41 @@ need_vm()
 		skip "kernel package '$DIXVM_KERNEL' cannot be had: $(grep 'error:' "$WORK/fetch.log" | tail -n 1)"
 }
 
+# vm_kver - the release of the kernel $DIXVM_KERNEL boots ("6.12.48+deb13-
+# amd64"): the one dixvm unpacked last for a suite, or a path's vmlinuz-KVER.
+vm_kver()
+{
+	case $DIXVM_KERNEL in
+	*/*) basename "$DIXVM_KERNEL" | sed -n 's/^vmlinuz-//p' ;;
+	*) cat "${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/dixload/kernels/$DIXVM_KERNEL/current" 2>/dev/null ;;
+	esac
+}
+
+# vm_era RANGE REASON - the kernel eras this test speaks about: RANGE is
+# "<= X.Y", ">= X.Y" or "X.Y-X.Z" (major.minor, inclusive).  On a kernel
+# outside it the test ends here with "NOT FOR THIS ERA: ..." and REASON
+# (what the kernel changed), status 77 even under DIXLOAD_TEST_NO_SKIP=1:
+# 6.14 has no crct10dif-pclmul module to hot-load, and that is a fact of the
+# kernel, not a missing package a skip would be.  Called after need_vm, so a
+# kernel that cannot be fetched is still a skip (a failure in CI), never
+# taken for an era.
+vm_era()
+{
+	_kver=$(vm_kver)
+	[ -n "$_kver" ] || hard "cannot tell the release of kernel '$DIXVM_KERNEL' (vm_era $1)"
+	_kv=$(echo "$_kver" | awk -F'[.+-]' '{ print $1 * 1000 + $2 }')
+	_in=$(echo "$1" | awk -v k="$_kv" '
+		function v(s, a) { split(s, a, "."); return a[1] * 1000 + a[2] }
+		$1 == "<=" && NF == 2 { print (k <= v($2)); exit }
+		$1 == ">=" && NF == 2 { print (k >= v($2)); exit }
+		NF == 1 && split($1, r, "-") == 2 { print (k >= v(r[1]) && k <= v(r[2])); exit }
+		{ print "bad" }')
+	[ "$_in" = bad ] && hard "vm_era: bad range '$1' (<= X.Y, >= X.Y or X.Y-X.Z)"
+	[ "$_in" = 1 ] && { echo "era: kernel $_kver is within $1"; return 0; }
+	echo "NOT FOR THIS ERA: kernel $_kver ($DIXVM_KERNEL) is outside $1: $2"
+	exit 77
+}
+
 # Throughput measurements need the host to themselves: a TCG guest runs as
 # fast as the CPU the host leaves it, and beside another QEMU the seed
 # ratio fell from 1.45-1.60 to 0.72-1.21 here (make -j2 check runs two VM
