@@ -30,22 +30,31 @@ while [ $i -le 20 ]; do
 	echo "run $i: killed after $ms ms, $recs journal records, check exit $st"
 	[ "$st" = 0 ] || fail "run $i: false corruption report after a SIGKILL at $ms ms (exit $st): $(head -c 1500 "$WORK/r.err")"
 	cp "$J" "$WORK/j.last"
-	[ $i = 10 ] && cp "$F" "$WORK/f.old"
+	[ $i = 10 ] && cp "$F" "$WORK/f.old" && cp "$J" "$WORK/j.10"
 	i=$((i + 1))
 done
 
 # the journal's view after run 20: a block whose last write was
 # acknowledged, and the newest intact older version of it in f.old
-python3 - "$WORK/j.last" "$F" "$WORK/f.old" > "$WORK/pick" <<'PY' || hard "no acknowledged block to damage"
+python3 - "$WORK/j.last" "$F" "$WORK/f.old" "$WORK/j.10" > "$WORK/pick" <<'PY' || hard "no acknowledged block to damage"
 import struct, sys
 
-acked = {}
-for line in open(sys.argv[1]):
-    f = line.split()
-    if len(f) == 4 and f[0] == "A":
-        off, ln, seq = int(f[1]), int(f[2]), int(f[3])
-        for b in range(off, off + ln, 512):
-            acked[b] = seq
+def acks(path):
+    acked = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) == 4 and f[0] == "A":
+            off, ln, seq = int(f[1]), int(f[2]), int(f[3])
+            for b in range(off, off + ln, 512):
+                acked[b] = seq
+    return acked
+# only a block acknowledged again after run 10: one whose bytes changed
+# after run 10 by a write that was never acknowledged still has its run-10
+# version as the last acknowledged one, which the journal rightly accepts
+# (seen when a busy host let the later runs die before their acks)
+acked = acks(sys.argv[1])
+acked10 = acks(sys.argv[4])
+acked = {b: s for b, s in acked.items() if acked10.get(b) != s}
 new = open(sys.argv[2], "rb").read()
 old = open(sys.argv[3], "rb").read()
 # a block acknowledged in run 20 whose bytes differ in the copy after run 10
