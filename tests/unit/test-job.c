@@ -96,7 +96,13 @@ static void bed_open(struct bed *b, const char *path, uint64_t size,
 
 static void bed_close(struct bed *b)
 {
+	int i;
+
 	tracker_free(&b->w.ext);
+	/* the notes a setup reported (--pi app's format) */
+	for (i = 0; i < b->r.nevents; i++)
+		dix_event_clear(&b->r.events[i]);
+	free(b->r.events);
 	opts_free(&b->o);
 	pthread_mutex_destroy(&b->r.lock);
 	pthread_mutex_destroy(&b->r.errlog_lock);
