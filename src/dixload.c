@@ -339,6 +339,38 @@ static int check_output_files(const struct dix_opts *o)
 	return 0;
 }
 
+/*
+ * --output, expanded for this rank (@rank < 0: no MPI) and opened before
+ * the load, so a file that cannot be written stops the run at its start.
+ * Return: 0 with *@f the stream (NULL: no --output), or -errno.
+ */
+static int open_output(const struct dix_opts *o, int rank, const char *host,
+		       FILE **f)
+{
+	char err[256];
+	char *path;
+
+	*f = NULL;
+	if (!o->output)
+		return 0;
+	path = dev_expand("--output", o->output, strlen(o->output), rank,
+			  host, o->output, err, sizeof(err));
+	if (!path) {
+		dix_err("%s", err);
+		return -EINVAL;
+	}
+	*f = fopen(path, "we");
+	if (!*f) {
+		int e = errno;
+
+		dix_err("--output %s: cannot write: %s", path, strerror(e));
+		free(path);
+		return -e;
+	}
+	free(path);
+	return 0;
+}
+
 /* How many --inject rules corrupt an AEAD tag (tag@N: --engine kcapi). */
 static int tag_rules(const struct dix_opts *o)
 {
@@ -448,8 +480,14 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	r.ndevs = 1;
 	r.eng = eng;
 	r.wake_fd = -1;
+	if (open_output(o, -1, "", &r.output)) {
+		free(path);
+		return DIX_EXIT_USAGE;
+	}
 	status = run_load(&r);
 	run_free(&r);
+	if (r.output)
+		fclose(r.output);
 	free(path);
 	return status;
 }
@@ -569,12 +607,19 @@ static int run_main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	if (mpi)
 		snprintf(host, sizeof(host), "%s", dix_mpi_host(mpi));
+	if (open_output(&o, mpi ? dix_mpi_rank(mpi) : -1, host, &r.output))
+		goto fail;
 	if (devs_open(&o, eng, cli_sets(argc, argv, "precondition") ? NULL :
 		      o.profile, mpi ? dix_mpi_rank(mpi) : -1, host, &r.devs,
-		      &r.ndevs))
+		      &r.ndevs)) {
+		if (r.output)
+			fclose(r.output);
 		goto fail;
+	}
 	if (mpi && !dix_mpi_agree(mpi, 1, NULL)) {
 		devs_close(r.devs, r.ndevs);
+		if (r.output)
+			fclose(r.output);
 		goto out;
 	}
 	r.o = &o;
@@ -585,6 +630,8 @@ static int run_main(int argc, char **argv)
 	status = run_load(&r);
 	run_free(&r);
 	devs_close(r.devs, r.ndevs);
+	if (r.output)
+		fclose(r.output);
 	goto out;
 fail:
 	/* the other ranks learn it here, and rank 0 names this one */

@@ -197,6 +197,11 @@ const struct dix_option dix_options[] = {
 		.help = "write per-interval samples and events as CSV",
 	},
 	{
+		.name = "output", .type = OPT_STR, .off = OFF(output),
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE",
+		.help = "also write what stdout gets (start lines, meter, events, summary) to FILE, flushed per line; under MPI %r is the rank, %h the host",
+	},
+	{
 		.name = "precondition", .type = OPT_ENUM, .off = OFF(precondition),
 		.def = "auto", .allowed = precondition_names, .metavar = "MODE",
 		.help = "write the region once (1 MiB sequential) before the load; auto: when it reads a PI target",

@@ -77,6 +77,7 @@ struct str_list {
  * @hotload/@unload/@sysfs/@exec/@dm_reload: scheduled actions ("SPEC@SEC")
  * @plot: SVG file to write at the end
  * @log: CSV file of per-interval samples and events
+ * @output: file that gets what stdout gets (%r / %h expanded under MPI)
  * @precondition: write the whole region once before the load (auto, on,
  *	off; see precond.h)
  * @rate: cap in bytes per second per direction (0: none; --rate is in MB/s)
@@ -137,6 +138,7 @@ struct dix_opts {
 	struct str_list dm_reload;
 	char *plot;
 	char *log;
+	char *output;
 	int precondition;
 	double rate[2];
 	double rate_iops[2];

@@ -27,9 +27,8 @@ static void free_paths(char **v, int n)
 	free(v);
 }
 
-/* One element with %r / %h / %% expanded (under MPI only). */
-static char *expand(const char *s, size_t len, int rank, const char *host,
-		    const char *spec, char *err, size_t errlen)
+char *dev_expand(const char *opt, const char *s, size_t len, int rank,
+		 const char *host, const char *spec, char *err, size_t errlen)
 {
 	char *out, *p;
 	size_t cap, i;
@@ -58,8 +57,8 @@ static char *expand(const char *s, size_t len, int rank, const char *host,
 			*p++ = '%';
 		} else {
 			set_err(err, errlen,
-				"--dev %s: '%%%c' is not allowed (allowed: %%r the rank, %%h the host, %%%% a %%)",
-				spec, i < len ? s[i] : ' ');
+				"%s %s: '%%%c' is not allowed (allowed: %%r the rank, %%h the host, %%%% a %%)",
+				opt, spec, i < len ? s[i] : ' ');
 			free(out);
 			return NULL;
 		}
@@ -95,7 +94,7 @@ int dev_split(const char *spec, int rank, const char *host, char ***paths,
 				DIX_DEVS_MAX, DIX_DEVS_MAX);
 			goto fail;
 		}
-		p = expand(s, len, rank, host, spec, err, errlen);
+		p = dev_expand("--dev", s, len, rank, host, spec, err, errlen);
 		if (!p)
 			goto fail;
 		for (i = 0; i < k; i++) {

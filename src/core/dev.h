@@ -58,6 +58,16 @@ struct dix_dev {
 };
 
 /**
+ * dev_expand() - the first @len characters of @s, the value @spec of the
+ * per-rank file option @opt ("--dev", "--output"), with %r the rank, %h
+ * the host and %% a % when @rank >= 0 (under MPI); copied as they are
+ * otherwise.
+ * Return: a string to free(), or NULL with @err set for another %.
+ */
+char *dev_expand(const char *opt, const char *s, size_t len, int rank,
+		 const char *host, const char *spec, char *err, size_t errlen);
+
+/**
  * dev_split() - the paths of a --dev value.
  * @spec: "A", "A,B" ...
  * @rank: the MPI rank that %r stands for; < 0: no MPI, '%' is literal

@@ -45,9 +45,9 @@ int runreport_start(struct dix_run *r)
 	int e;
 
 	memset(&r->sinks, 0, sizeof(r->sinks));
-	if (r->silent)
+	if (r->silent && !r->output)
 		return 0;
-	e = sinks_open(&r->sinks, r->o);
+	e = sinks_open(&r->sinks, r->o, r->silent, r->output);
 	if (e)
 		return e;
 	rec_devs(r, devs);

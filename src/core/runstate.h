@@ -57,6 +57,8 @@ struct ctl;
  * @silent: print nothing on stdout (an MPI rank other than 0: rank 0
  *	prints the job's lines)
  * @sinks: where the run's records go (runreport.h)
+ * @output: --output's stream (the caller opens and closes it), or NULL;
+ *	written on every rank, silent or not
  * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
  *	the workers of a phase wait there after their setup until the run's
  *	clock has started
@@ -93,6 +95,7 @@ struct dix_run {
 	struct dix_mpi *mpi;
 	int silent;
 	struct dix_sinks sinks;
+	FILE *output;
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cv;
 	int gate_open;

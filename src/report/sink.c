@@ -4,7 +4,7 @@
  * every record handed to each of them in registration order.
  *
  * Registration order is output order: the human or JSON lines come first,
- * then --plot, then --log, as the files were written before the records
+ * then their --output copy, then --plot, then --log, as the files were written before the records
  * had sinks (a --plot failure's message comes before a --log one's).
  */
 #include "config.h"
@@ -27,12 +27,18 @@ int sinks_add(struct dix_sinks *s, const struct dix_sink_ops *ops,
 	return 0;
 }
 
-int sinks_open(struct dix_sinks *s, const struct dix_opts *o)
+int sinks_open(struct dix_sinks *s, const struct dix_opts *o, int silent,
+	       FILE *output)
 {
-	int e;
+	int e = 0;
 
-	e = sinks_add(s, o->format == OUT_JSON ? &sink_json_ops :
-		      &sink_human_ops, NULL);
+	if (!silent)
+		e = sinks_add(s, o->format == OUT_JSON ? &sink_json_ops :
+			      &sink_human_ops, NULL);
+	if (!e && output)
+		e = sinks_add(s, &sink_output_ops, sink_output_new(output, o));
+	if (silent)
+		return e;
 	if (!e && o->plot)
 		e = sinks_add(s, &sink_svg_ops, sink_svg_new(o->plot));
 	if (!e && o->log)

@@ -12,6 +12,8 @@
 #ifndef DIX_SINK_H
 #define DIX_SINK_H
 
+#include <stdio.h>
+
 #include "report/record.h"
 
 /**
@@ -62,10 +64,12 @@ int sinks_add(struct dix_sinks *s, const struct dix_sink_ops *ops,
 
 /**
  * sinks_open() - register the built-in sinks @o asks for: human or JSON
- * lines on stdout (--output-format), then --plot's SVG and --log's CSV.
+ * lines on stdout (--output-format) unless @silent, then --output's copy
+ * of them in @output (NULL: none), then --plot's SVG and --log's CSV.
  * Return: 0, or -ENOSPC (sinks_add()).
  */
-int sinks_open(struct dix_sinks *s, const struct dix_opts *o);
+int sinks_open(struct dix_sinks *s, const struct dix_opts *o, int silent,
+	       FILE *output);
 
 /** sinks_close() - close every sink of @s and empty it. */
 void sinks_close(struct dix_sinks *s);
@@ -120,5 +124,15 @@ void *sink_csv_new(const char *path);
 
 /** sink_svg_new() - the --plot sink's state, as sink_csv_new(). */
 void *sink_svg_new(const char *path);
+
+/* The --output sink (sink_output.c). */
+extern const struct dix_sink_ops sink_output_ops;
+
+/**
+ * sink_output_new() - the --output sink's state: the lines @o's stdout
+ * sink prints (human or JSON, --output-format), written to @f too and
+ * flushed per line.  @f stays the caller's to close.
+ */
+void *sink_output_new(FILE *f, const struct dix_opts *o);
 
 #endif

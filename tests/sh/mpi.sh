@@ -85,17 +85,11 @@ grep "r[0-3].img" "$WORK/e" | grep -qv "^dixload: rank " &&
 
 # SIGINT to mpirun: the ranks stop together and rank 0 prints one summary.
 # Open MPI 5's mpirun (Debian 13) drops what the ranks print once it is
-# signalled, so the summary is read where dixload itself wrote it when it
-# has --output (issue 25); without it, on Open MPI 5 this part fails, which
-# is the truth about dixload there.
-out=$WORK/o
-set --
-if "$DIXLOAD" --help 2>&1 | grep -qE '^ *--output[ =]'; then
-	set -- --output "$WORK/out.%r"
-	out=$WORK/out.0
-fi
+# signalled, so the summary is read where dixload itself wrote it:
+# --output, one file per rank (%r).
+out=$WORK/out.0
 $MPIRUN -np 4 "$DIXLOAD" --dev "$WORK/r%r.img" --size 16m --bs 4k \
-	--runtime 60 --interval 500 "$@" >"$WORK/o" 2>"$WORK/e" &
+	--runtime 60 --interval 500 --output "$WORK/out.%r" >"$WORK/o" 2>"$WORK/e" &
 pid=$!
 # SIGINT once the load runs (the first meter line): sent while mpirun is
 # still starting its ranks it aborts the launch instead, with no output at
@@ -113,4 +107,11 @@ n=$(grep -c "^--- total of 4 ranks" "$out")
 [ "$n" = 1 ] || fail "$n job summaries after SIGINT in $out ($($MPIRUN --version 2>&1 | head -n 1)): $(cat "$out" "$WORK/e")"
 grep -q "^exit status 0: success" "$out" || fail "no clean exit status: $(tail -n 3 "$out")"
 [ "$(grep -c '^--- rank ' "$out")" = 4 ] || fail "not 4 rank sections"
+# the file is whole: its last line is the summary's last, and each other
+# rank's file names that rank's own targets
+[ "$(tail -n 1 "$out" | cut -c1-13)" = "exit status 0" ] ||
+	fail "$out does not end with the exit status: $(tail -n 2 "$out")"
+for r in 1 2 3; do
+	grep -q "r$r.img" "$WORK/out.$r" || fail "out.$r does not name r$r.img: $(cat "$WORK/out.$r")"
+done
 echo "mpi checks passed"

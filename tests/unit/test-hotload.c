@@ -256,7 +256,7 @@ static void test_control(void)
 	r.wake_fd = -1;
 	pthread_mutex_init(&r.lock, NULL);
 	/* the run registers its sinks at start: the human one here */
-	sinks_open(&r.sinks, &o);
+	sinks_open(&r.sinks, &o, 0, NULL);
 
 	/* the events print on stdout: keep them out of the TAP stream */
 	fflush(stdout);
