@@ -30,6 +30,20 @@ run_dix() {
 	"$DIXLOAD" "$@" >"$out" 2>"$err"
 }
 
+# flip_byte FILE OFFSET - invert one byte of FILE in place; sets flip_was and
+# flip_now to the old and new values as two hex digits.  Inverted, not
+# overwritten with a constant: the pattern byte is random per run, and a
+# constant equal to it (1 run in 256) moves the first changed byte on.
+flip_byte() {
+	flip_was=$(od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' ')
+	[ -n "$flip_was" ] || hard "flip_byte: cannot read byte $2 of $1"
+	flip_now=$((flip_was ^ 255))
+	printf "$(printf '\\%03o' "$flip_now")" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none || hard "flip_byte: write $1"
+	flip_was=$(printf %02x "$flip_was")
+	flip_now=$(printf %02x "$flip_now")
+}
+
 # need_feature WORD... - skip unless this build of dixload has every WORD on
 # its --version "engines:" or "features:" line (configure left it out).
 need_feature() {

@@ -19,19 +19,12 @@ grep -qE '^\[ *[0-9.]+s\] R +[0-9.]+ MB/s' "$WORK/o" || fail "no meter lines"
 run_dix "$WORK/o" "$WORK/e" --dev "$LOOP" --rw write --bs 64k --interval 0 || fail "write"
 run_dix "$WORK/o" "$WORK/e" --dev "$LOOP" --rw randread --bs 64k --jobs 4 --iodepth 4 \
 	--verify strict --interval 0 || fail "strict verify after full write: $(cat "$WORK/e")"
-# corrupt one block under the loop device; the next read run finds it.
-# Byte 64 is inverted, not overwritten with a constant: the pattern byte
-# there is random per run, and a constant equal to it (1 run in 256 for
-# one byte) made the report name the next byte instead.
-off=$((8192 * 512 + 64))
-was=$(od -An -tu1 -j "$off" -N 1 "$WORK/backing" | tr -d ' ')
-[ -n "$was" ] || hard "read byte $off of the backing file"
-now=$((was ^ 255))
-printf "$(printf '\\%03o' "$now")" | dd of="$WORK/backing" bs=1 seek="$off" conv=notrunc status=none
+# corrupt one block under the loop device; the next read run finds it
+flip_byte "$WORK/backing" $((8192 * 512 + 64))
 sync
 echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
 run_dix "$WORK/o" "$WORK/e" --dev "$LOOP" --rw read --bs 64k --interval 0; st=$?
 [ $st -eq 3 ] || fail "corruption on loop: exit $st $(cat "$WORK/e")"
-grep -q "^dixload: verify: LBA 8192: content changed at byte 64 of the block, expected 0x$(printf %02x "$was"), found 0x$(printf %02x "$now")$" "$WORK/e" ||
+grep -q "^dixload: verify: LBA 8192: content changed at byte 64 of the block, expected 0x$flip_was, found 0x$flip_now$" "$WORK/e" ||
 	fail "LBA 8192 not named: $(cat "$WORK/e")"
 echo "loop device checks passed"

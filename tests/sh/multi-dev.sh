@@ -55,7 +55,7 @@ print("json: %d intervals, devices sum to the total" % len(iv))
 PY
 
 # corrupt one block of b; the read run names b, and b alone
-printf 'XXXX' | dd of="$B" bs=1 seek=$((4096 * 512 + 64)) conv=notrunc status=none
+flip_byte "$B" $((4096 * 512 + 64))
 run_dix "$WORK/o" "$WORK/e" --dev "$A,$B,$C" --rw read --bs 64k --interval 0 \
 	--output-format json; st=$?
 [ $st -eq 3 ] || fail "corruption: exit $st (want 3) $(cat "$WORK/e")"

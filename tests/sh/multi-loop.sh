@@ -31,7 +31,7 @@ for l in "$L1" "$L2"; do
 done
 
 # corrupt one block under the second device only
-printf 'XXXX' | dd of="$WORK/backing2" bs=1 seek=$((8192 * 512 + 64)) conv=notrunc status=none
+flip_byte "$WORK/backing2" $((8192 * 512 + 64))
 sync
 echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
 run_dix "$WORK/o" "$WORK/e" --dev "$L1,$L2" --rw read --bs 64k --interval 0 \
