@@ -2,8 +2,8 @@
 /*
  * fuzz-proc-crypto.c - kw_parse_crypto() on any /proc/crypto text, and the
  * kernel watch's use of what it returns: the driver selection
- * (kw_select()), the difference between two snapshots, its text and its
- * JSON.  The input is two texts, "before" NUL "after" (one text alone is
+ * (kw_select()), the difference between two snapshots, its text and the
+ * event data the sinks render.  The input is two texts, "before" NUL "after" (one text alone is
  * compared with itself and with an empty snapshot).
  *
  * Checks: a snapshot compared with itself shows no difference; against an
@@ -48,18 +48,22 @@ static void check_select(const struct kw_state *s)
 static void use_diff(const struct kw_state *a, const struct kw_state *b)
 {
 	struct kw_diff d;
-	char *t, *j;
+	struct dix_evdata ev;
+	char *t;
 	int i;
 
 	kw_diff(a, b, &d);
 	t = kw_registered_text(&d);
-	j = kw_diff_json(&d);
-	FUZZ_CHECK(t && j, "no text");
+	FUZZ_CHECK(t, "no text");
+	kw_diff_data(&d, EVD_MODULES, NULL, &ev);
+	FUZZ_CHECK(ev.type == EVD_MODULES, "diff data of type %d", ev.type);
+	dix_evdata_clear(&ev);
 	for (i = 0; i < d.nchanges; i++)
 		FUZZ_CHECK(d.changes[i].text && d.changes[i].label &&
-			   d.changes[i].json, "change %d incomplete", i);
+			   (d.changes[i].data.type == EVD_TRANSFORM ||
+			    d.changes[i].data.type == EVD_DRIVER),
+			   "change %d incomplete", i);
 	free(t);
-	free(j);
 	kw_diff_free(&d);
 }
 
