@@ -2,7 +2,7 @@
 /*
  * fuzz-proc-modules.c - kw_parse_modules() on any /proc/modules text, and
  * what the hot-load code asks of the list: kw_module_loaded() and the
- * loaded/unloaded difference between two snapshots, as text and JSON.  The
+ * loaded/unloaded difference between two snapshots and its event data.  The
  * input is "before" NUL "after" (one text alone is compared with itself).
  *
  * Checks: the list is sorted, every module it holds is found by
@@ -37,14 +37,15 @@ static void parse(const char *text, struct kw_state *s)
 static void use_diff(const struct kw_state *a, const struct kw_state *b)
 {
 	struct kw_diff d;
-	char *j;
+	struct dix_evdata ev;
 
 	kw_diff(a, b, &d);
-	j = kw_diff_json(&d);
+	kw_diff_data(&d, EVD_MODULES, NULL, &ev);
 	FUZZ_CHECK(d.nloaded <= b->nmodules && d.nunloaded <= a->nmodules,
 		   "%d loaded of %d, %d unloaded of %d", d.nloaded, b->nmodules,
 		   d.nunloaded, a->nmodules);
-	free(j);
+	FUZZ_CHECK(ev.type == EVD_MODULES, "diff data of type %d", ev.type);
+	dix_evdata_clear(&ev);
 	kw_diff_free(&d);
 }
 
