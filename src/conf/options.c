@@ -187,6 +187,11 @@ const struct dix_option dix_options[] = {
 		.help = "suspend device-mapper mapping DEV, load its live table again as read, resume, at second SEC (repeatable)",
 	},
 	{
+		.name = "priority", .type = OPT_LIST, .off = OFF(priority),
+		.flags = OPT_ACTION, .metavar = "DRIVER=N@SEC",
+		.help = "set crypto driver DRIVER's priority to N at second SEC through crypto_user (a template instance such as 'xts(ecb(aes-generic))' is registered first); restored, and what dixload registered deleted, when the run ends (repeatable)",
+	},
+	{
 		.name = "plot", .type = OPT_STR, .off = OFF(plot),
 		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE.svg",
 		.help = "write an SVG plot of throughput with event markers",

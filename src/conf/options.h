@@ -74,7 +74,7 @@ struct str_list {
  * @pi_format: integrity format the profile expects, or "any"
  * @pi: who generates and checks protection information
  * @inject: deliberate fault injection ("guard@N" ...)
- * @hotload/@unload/@sysfs/@exec/@dm_reload: scheduled actions ("SPEC@SEC")
+ * @hotload/@unload/@sysfs/@exec/@dm_reload/@priority: scheduled actions ("SPEC@SEC")
  * @plot: SVG file to write at the end
  * @log: CSV file of per-interval samples and events
  * @output: file that gets what stdout gets (%r / %h expanded under MPI)
@@ -136,6 +136,7 @@ struct dix_opts {
 	struct str_list sysfs;
 	struct str_list exec;
 	struct str_list dm_reload;
+	struct str_list priority;
 	char *plot;
 	char *log;
 	char *output;
@@ -188,7 +189,7 @@ enum opt_complete {
  */
 #define OPT_CLI_ONLY	0x1
 /*
- * A scheduled action (--hotload, --unload, --sysfs, --exec): it changes the
+ * A scheduled action (--hotload, --unload, --sysfs, --exec, --priority): it changes the
  * system as root, so it is accepted only from the command line of the
  * person running dixload, never from a profile, which describes a workload
  * and may come from a directory someone else writes.

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * actions.c - the scheduled actions as the command line gives them
- * (--hotload, --unload, --sysfs, --exec, --dm-reload): parsing, checking,
- * and the one confined sysfs write.
+ * (--hotload, --unload, --sysfs, --exec, --dm-reload, --priority): parsing,
+ * checking, and the one confined sysfs write.
  *
  * Actions come from the command line only (profiles refuse them), and
  * --sysfs writes only files under /sys: the path is resolved (symlinks
  * followed) when the options are checked, and the resolved path is opened
  * O_NOFOLLOW|O_TRUNC at the action's second, as 'echo VAL > PATH' would.
+ *
+ * --priority is checked against the running kernel before the load: without
+ * crypto_user there is no way to change a priority, so the run is refused
+ * then and not at the action's second; a driver that is not registered yet
+ * is accepted only when something before the action can register it (a
+ * --hotload, or the action itself for a template instance).
  */
 #include "config.h"
 
@@ -24,7 +30,10 @@
 
 #include "kernel/actions.h"
 #include "kernel/dmreload.h"
+#include "kernel/cryptouser.h"
 #include "kernel/hotload.h"
+#include "kernel/kwatch.h"
+#include "kernel/modules.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 
@@ -34,7 +43,58 @@ const struct act_info act_info[] = {
 	[ACT_SYSFS] = { "sysfs", "PATH=VALUE@SEC" },
 	[ACT_EXEC] = { "exec", "'COMMAND'@SEC" },
 	[ACT_DMRELOAD] = { "dm-reload", "DEV@SEC with DEV a device-mapper mapping" },
+	[ACT_PRIORITY] = { "priority", "DRIVER=N@SEC" },
 };
+
+/* The crypto API's driver names: cra_driver_name is 64 bytes with its NUL. */
+static int driver_name_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n >= CRU_NAME_LEN)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("-_(),", s[i]))
+			return 0;
+	return 1;
+}
+
+int act_instantiable(const char *driver)
+{
+	const char *open = strchr(driver, '(');
+
+	return open && open > driver && driver[strlen(driver) - 1] == ')';
+}
+
+struct cru_sock *act_crypto_user(char *why, size_t len)
+{
+	static const struct kw_state none;
+	struct mod_env env = { NULL, &none };
+	struct cru_sock *s;
+	char msg[512];
+	int e, l;
+
+	s = cru_open(&e);
+	if (s)
+		return s;
+	if (e == -EOPNOTSUPP) {
+		snprintf(why, len, "this dixload was built without libmnl, which --priority needs for crypto_user netlink (configure --with-mnl; Debian: libmnl-dev)");
+		return NULL;
+	}
+	if (e != -EPROTONOSUPPORT) {
+		snprintf(why, len, "cannot open a crypto_user netlink socket: %s",
+			 strerror(-e));
+		return NULL;
+	}
+	l = mod_load(&env, "crypto_user", msg, sizeof(msg));
+	if (!l || l == -EEXIST)
+		s = cru_open(&e);
+	if (!s)
+		snprintf(why, len, "the kernel has no crypto_user (netlink NETLINK_CRYPTO: %s)%s%s; --priority changes priorities only through it",
+			 strerror(-e), l && l != -EEXIST ? ", and loading it failed: " : "",
+			 l && l != -EEXIST ? msg : "");
+	return s;
+}
 
 static int module_name_ok(const char *s)
 {
@@ -232,6 +292,37 @@ static int parse_one(const struct dix_opts *o, int type, const char *s,
 		a->minor = minor(st.st_rdev);
 		break;
 	}
+	case ACT_PRIORITY: {
+		unsigned long long p;
+		char *end;
+
+		/* a driver name holds no '=': split at the last one */
+		eq = strrchr(spec, '=');
+		if (!eq) {
+			snprintf(err, len, "--%s '%s': no '=N' giving the priority (allowed: %s)",
+				 opt, s, allowed);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		if (!driver_name_ok(spec)) {
+			snprintf(err, len, "--%s '%s': '%s' is not a crypto driver name (letters, digits and '-_(),', at most %d) (allowed: %s)",
+				 opt, s, spec, CRU_NAME_LEN - 1, allowed);
+			return -EINVAL;
+		}
+		errno = 0;
+		p = strtoull(eq + 1, &end, 10);
+		/* cra_priority is an int */
+		if (!isdigit((unsigned char)eq[1]) || *end || errno ||
+		    p > 2147483647ull) {
+			snprintf(err, len, "--%s '%s': '%s' is not a priority (a whole number 0-2147483647) (allowed: %s)",
+				 opt, s, eq + 1, allowed);
+			return -EINVAL;
+		}
+		a->arg = xstrdup(spec);
+		a->value = xstrdup(eq + 1);
+		a->prio = (unsigned int)p;
+		break;
+	}
 	}
 	return 0;
 }
@@ -243,13 +334,14 @@ int actions_parse(const struct dix_opts *o, struct action **out,
 		[ACT_LOAD] = &o->hotload, [ACT_UNLOAD] = &o->unload,
 		[ACT_SYSFS] = &o->sysfs, [ACT_EXEC] = &o->exec,
 		[ACT_DMRELOAD] = &o->dm_reload,
+		[ACT_PRIORITY] = &o->priority,
 	};
 	struct action *v, tmp;
 	int n = 0, type, i, j;
 
 	v = xcalloc(o->hotload.n + o->unload.n + o->sysfs.n + o->exec.n +
-		    o->dm_reload.n + 1, sizeof(*v));
-	for (type = ACT_LOAD; type <= ACT_DMRELOAD; type++) {
+		    o->dm_reload.n + o->priority.n + 1, sizeof(*v));
+	for (type = ACT_LOAD; type <= ACT_PRIORITY; type++) {
 		for (i = 0; i < lists[type]->n; i++) {
 			if (parse_one(o, type, lists[type]->v[i], &v[n], err,
 				      len)) {
@@ -271,13 +363,61 @@ int actions_parse(const struct dix_opts *o, struct action **out,
 	return 0;
 }
 
+/*
+ * Every --priority against the running kernel: crypto_user must be there
+ * (loaded now if it is a module), and each driver registered, or made so
+ * before its second by an earlier --hotload or by the action itself (a
+ * template instance).
+ */
+static int priority_check(const struct action *v, int n, char *err,
+			  size_t len)
+{
+	struct cru_sock *s = NULL;
+	char why[1024];
+	int i, k, e = 0;
+
+	for (i = 0; i < n && !e; i++) {
+		const struct action *a = &v[i];
+		struct cru_alg alg;
+		int r, loads = 0;
+
+		if (a->type != ACT_PRIORITY)
+			continue;
+		if (!s) {
+			s = act_crypto_user(why, sizeof(why));
+			if (!s) {
+				snprintf(err, len, "--priority '%s=%s@%g': %s",
+					 a->arg, a->value, a->at, why);
+				return -EINVAL;
+			}
+		}
+		r = cru_get(s, a->arg, &alg);
+		if (!r || (r == -ENOENT && act_instantiable(a->arg)))
+			continue;
+		for (k = 0; k < i; k++)
+			loads += v[k].type == ACT_LOAD;
+		if (r == -ENOENT && loads)
+			continue;
+		if (r == -ENOENT)
+			snprintf(err, len, "--priority '%s=%s@%g': no crypto driver '%s' is registered (/proc/crypto), and no --hotload before it may register it (allowed: DRIVER=N@SEC, DRIVER a registered driver, one a --hotload at or before SEC brings, or a template instance such as 'xts(ecb(aes-generic))', which the action registers)",
+				 a->arg, a->value, a->at, a->arg);
+		else
+			snprintf(err, len, "--priority '%s=%s@%g': asking crypto_user for '%s': %s",
+				 a->arg, a->value, a->at, a->arg, strerror(-r));
+		e = -EINVAL;
+	}
+	cru_close(s);
+	return e;
+}
+
 int actions_check(const struct dix_opts *o, char *err, size_t len)
 {
 	struct action *v;
-	int n;
+	int n, e;
 
 	if (actions_parse(o, &v, &n, err, len))
 		return -EINVAL;
+	e = priority_check(v, n, err, len);
 	actions_free(v, n);
-	return 0;
+	return e;
 }

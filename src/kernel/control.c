@@ -36,6 +36,7 @@
 #include "kernel/dmreload.h"
 #include "kernel/kwatch.h"
 #include "kernel/modules.h"
+#include "kernel/priority.h"
 #include "lib/event.h"
 #include "kernel/child.h"
 #include "lib/util.h"
@@ -70,6 +71,7 @@ struct exec_job {
  * @tick: watch period in seconds
  * @cur: the last kernel snapshot
  * @lock: protects @jobs and the jobs' pid/killed/abandon/done fields
+ * @prio: what the --priority actions changed, undone at the end
  */
 struct ctl {
 	struct dix_event_sink sink;
@@ -88,6 +90,7 @@ struct ctl {
 	pthread_mutex_t lock;
 	struct exec_job **jobs;
 	int njobs;
+	struct prio_ctx prio;
 };
 
 /* The target's block device name for module advice, or NULL. */
@@ -245,6 +248,9 @@ static void action_what(const struct action *a, char *buf, size_t len)
 		break;
 	case ACT_DMRELOAD:
 		snprintf(buf, len, "dm-reload %s", a->arg);
+		break;
+	case ACT_PRIORITY:
+		snprintf(buf, len, "priority %s=%s", a->arg, a->value);
 		break;
 	default:
 		snprintf(buf, len, "exec '%s'", a->arg);
@@ -496,6 +502,24 @@ static void act_dmreload(struct ctl *c, const struct action *a)
 	free(drv);
 }
 
+/*
+ * A --priority step (the action, a restore, a delete): its event, then what
+ * it changed in the kernel (the selections) and, with --rebind auto, the
+ * TFMs asked to follow.
+ */
+static void prio_event(void *arg, const struct prio_step *st)
+{
+	struct ctl *c = arg;
+	struct kw_diff d;
+
+	event(c, EV_ACTION, elapsed(c) - st->duration, st->what, st->ok,
+	      st->duration, st->detail, &st->data, st->what);
+	snapshot_diff(c, &d);
+	emit_changes(c, &d, 0);
+	binding_note(c, d.nchanges > 0);
+	kw_diff_free(&d);
+}
+
 static void run_action(struct ctl *c, const struct action *a)
 {
 	switch (a->type) {
@@ -511,6 +535,9 @@ static void run_action(struct ctl *c, const struct action *a)
 		break;
 	case ACT_DMRELOAD:
 		act_dmreload(c, a);
+		break;
+	case ACT_PRIORITY:
+		prio_apply(&c->prio, a, prio_event, c);
 		break;
 	}
 }
@@ -588,6 +615,9 @@ static void *ctl_main(void *arg)
 			 end, a->at);
 		event(c, EV_ACTION, a->at, what, 0, -1, detail, NULL, NULL);
 	}
+	/* the workers have closed their TFMs: what --priority changed can
+	 * be put back and what it registered deleted */
+	prio_undo(&c->prio, prio_event, c);
 	/* a last look: a change in the final interval still gets reported */
 	watch_tick(c);
 	/* the workers are gone with their TFMs: what --alg instantiated goes */
@@ -611,6 +641,50 @@ static int earlier_same_module(const struct ctl *c, int k, const char *n)
 	return 0;
 }
 
+/* Whether a --priority action before @k names driver @d too. */
+static int earlier_same_driver(const struct ctl *c, int k, const char *d)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		if (c->act[i].type == ACT_PRIORITY && !strcmp(c->act[i].arg, d))
+			return 1;
+	return 0;
+}
+
+/*
+ * What a --priority action will find: the driver's priority now, and what
+ * the kernel's internal flags say of it (crypto_user shows them, /proc/crypto
+ * does not), or that it is to be registered first.
+ */
+static void priority_note(struct ctl *c, const struct action *a)
+{
+	struct cru_alg alg;
+	char why[1024], flags[160];
+	int e;
+
+	if (!c->prio.cru)
+		c->prio.cru = act_crypto_user(why, sizeof(why));
+	if (!c->prio.cru) {
+		note(c, "priority %s=%s at %g s will fail: %s", a->arg, a->value,
+		     a->at, why);
+		return;
+	}
+	e = cru_get(c->prio.cru, a->arg, &alg);
+	if (e == -ENOENT)
+		note(c, "%s is not registered now: %s", a->arg,
+		     act_instantiable(a->arg) ?
+		     "the priority action registers it (a template instance, crypto_user NEWALG) and deletes it when the run ends" :
+		     "a --hotload before the priority action must register it");
+	else if (e)
+		note(c, "%s: crypto_user: %s", a->arg, strerror(-e));
+	else
+		note(c, "%s (%s, module %s) is at priority %u now; at %g s: %u%s%s",
+		     a->arg, alg.name, alg.module, alg.priority, a->at, a->prio,
+		     cru_flags_text(alg.flags, flags, sizeof(flags))[0] ?
+		     "; flags: " : "", flags);
+}
+
 /* Say at the start what would make an action pointless or doomed. */
 static void start_notes(struct ctl *c)
 {
@@ -625,6 +699,11 @@ static void start_notes(struct ctl *c)
 		char n[KW_MOD_LEN], drv[KW_MOD_LEN];
 		int st, k;
 
+		if (a->type == ACT_PRIORITY) {
+			if (!earlier_same_driver(c, i, a->arg))
+				priority_note(c, a);
+			continue;
+		}
 		if (a->type != ACT_LOAD && a->type != ACT_UNLOAD)
 			continue;
 		kw_normalise(a->arg, n, sizeof(n));
@@ -674,6 +753,7 @@ struct ctl *control_start(const struct dix_opts *o, const char *dev,
 	c->dev = dev ? xstrdup(dev) : NULL;
 	c->proc_root = "/proc";
 	c->sys_root = "/sys";
+	c->prio.proc_root = c->proc_root;
 	c->stop_fd = -1;
 	if (actions_parse(o, &c->act, &c->nact, msg, sizeof(msg))) {
 		/* actions_check() ran before the load: only a sysfs file
@@ -712,6 +792,8 @@ struct ctl *control_start(const struct dix_opts *o, const char *dev,
 fail:
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
+	/* start_notes() may have opened it; nothing was changed yet */
+	cru_close(c->prio.cru);
 	kw_free(&c->cur);
 	actions_free(c->act, c->nact);
 	pthread_mutex_destroy(&c->lock);

@@ -69,6 +69,17 @@ void dix_evdata_copy(struct dix_evdata *dst, const struct dix_evdata *src)
 	dst->resolved = dup_or_null(src->resolved);
 	dst->call = dup_or_null(src->call);
 	dst->err = dup_or_null(src->err);
+	dst->driver = dup_or_null(src->driver);
+	dst->alg = dup_or_null(src->alg);
+	dst->sels = src->nsels ? xcalloc(src->nsels, sizeof(*dst->sels)) : NULL;
+	for (k = 0; k < src->nsels; k++) {
+		int j;
+
+		dst->sels[k].algorithm = dup_or_null(src->sels[k].algorithm);
+		for (j = 0; j < 2; j++)
+			dst->sels[k].sel[j] = src->sels[k].sel[j] ?
+				algs_copy(src->sels[k].sel[j], 1) : NULL;
+	}
 }
 
 static void strs_free(char **v, int n)
@@ -94,6 +105,8 @@ static void algs_free(struct dix_ev_alg *v, int n)
 
 void dix_evdata_clear(struct dix_evdata *d)
 {
+	int k;
+
 	free(d->name);
 	free(d->from);
 	free(d->to);
@@ -106,6 +119,14 @@ void dix_evdata_clear(struct dix_evdata *d)
 	free(d->resolved);
 	free(d->call);
 	free(d->err);
+	free(d->driver);
+	free(d->alg);
+	for (k = 0; k < d->nsels; k++) {
+		free(d->sels[k].algorithm);
+		algs_free(d->sels[k].sel[0], d->sels[k].sel[0] ? 1 : 0);
+		algs_free(d->sels[k].sel[1], d->sels[k].sel[1] ? 1 : 0);
+	}
+	free(d->sels);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -201,6 +222,21 @@ void dix_event_pack(const struct dix_event *e, char **buf, size_t *len)
 	put(&o, &d->returned, sizeof(d->returned));
 	put_str(&o, d->err);
 	put(&o, &d->seconds, sizeof(d->seconds));
+	put_str(&o, d->driver);
+	put_str(&o, d->alg);
+	put(&o, &d->prio_from, sizeof(d->prio_from));
+	put(&o, &d->prio_to, sizeof(d->prio_to));
+	put(&o, &d->pflags, sizeof(d->pflags));
+	put(&o, &d->nsels, sizeof(int));
+	for (i = 0; i < d->nsels; i++) {
+		put_str(&o, d->sels[i].algorithm);
+		for (k = 0; k < 2; k++) {
+			have = d->sels[i].sel[k] != NULL;
+			put(&o, &have, sizeof(have));
+			if (have)
+				put_alg(&o, d->sels[i].sel[k]);
+		}
+	}
 }
 
 struct in {
@@ -303,6 +339,23 @@ int dix_event_unpack(const char **p, const char *end, struct dix_event *e)
 	get(&in, &d->returned, sizeof(d->returned));
 	d->err = get_str(&in);
 	get(&in, &d->seconds, sizeof(d->seconds));
+	d->driver = get_str(&in);
+	d->alg = get_str(&in);
+	get(&in, &d->prio_from, sizeof(d->prio_from));
+	get(&in, &d->prio_to, sizeof(d->prio_to));
+	get(&in, &d->pflags, sizeof(d->pflags));
+	d->nsels = get_count(&in);
+	d->sels = d->nsels ? xcalloc(d->nsels, sizeof(*d->sels)) : NULL;
+	for (i = 0; i < d->nsels; i++) {
+		d->sels[i].algorithm = get_str(&in);
+		for (k = 0; k < 2; k++) {
+			get(&in, &have, sizeof(have));
+			if (have && !in.bad) {
+				d->sels[i].sel[k] = xcalloc(1, sizeof(*d->sels[i].sel[k]));
+				get_alg(&in, d->sels[i].sel[k]);
+			}
+		}
+	}
 	if (!e->what && !in.bad)
 		e->what = xstrdup("");
 	if (in.bad) {

@@ -27,7 +27,18 @@ enum dix_evdata_type {
 	EVD_MODULE,	/* action: modprobe or modprobe -r of one module */
 	EVD_SYSFS,	/* action: a sysfs write */
 	EVD_DMRELOAD,	/* action: a device-mapper table loaded again */
+	EVD_PRIORITY,	/* action: --priority, its restore or its delete */
 };
+
+/* struct dix_evdata @pflags bits (EVD_PRIORITY). */
+#define EVP_PRIORITY	0x01	/* @prio_from and @prio_to are set */
+#define EVP_INSTANTIATED 0x02	/* the action registered the driver first */
+#define EVP_ALLOCMEM	0x04	/* kernel-internal CRYPTO_ALG_ALLOCATES_MEMORY */
+#define EVP_ASYNC	0x08	/* CRYPTO_ALG_ASYNC */
+#define EVP_GONE	0x10	/* restore: the driver was no longer registered */
+#define EVP_DELETE	0x20	/* a delete step: @pflags EVP_DELETED says how */
+#define EVP_DELETED	0x40	/* the instance was unregistered */
+#define EVP_FLAGS	0x80	/* EVP_ALLOCMEM and EVP_ASYNC are known */
 
 /**
  * struct dix_ev_alg - one crypto implementation, as /proc/crypto names it.
@@ -41,6 +52,17 @@ struct dix_ev_alg {
 	char *driver;
 	int priority;
 	char *module;
+};
+
+/**
+ * struct dix_ev_sel - an algorithm's selected implementation before and
+ * after an action.
+ * @algorithm: the algorithm ("xts(aes)")
+ * @sel: before ([0]) and after ([1]); NULL when none was selected
+ */
+struct dix_ev_sel {
+	char *algorithm;
+	struct dix_ev_alg *sel[2];
 };
 
 /**
@@ -59,8 +81,13 @@ struct dix_ev_alg {
  * @resolved: SYSFS: the path the write went to, links resolved
  * @call: SYSFS: the system call that returned ("open", "write")
  * @returned: SYSFS: what it returned (bytes, or -errno)
- * @err: SYSFS: the errno's name when @returned < 0
+ * @err: SYSFS: the errno's name when @returned < 0; PRIORITY: on failure
  * @seconds: DMRELOAD: the time the mapping was suspended
+ * @driver: PRIORITY: the crypto driver named
+ * @alg: PRIORITY: its algorithm, when it was registered
+ * @prio_from/@prio_to: PRIORITY: the priority before and after (EVP_PRIORITY)
+ * @pflags: PRIORITY: EVP_* bits
+ * @sels/@nsels: PRIORITY: the selections that moved (and the driver's own)
  *
  * DMRELOAD: @name is the mapping; per crypto algorithm of it, @removed[i]
  * is the driver before and @added[i] the driver after (@nadded ==
@@ -85,6 +112,12 @@ struct dix_evdata {
 	long returned;
 	char *err;
 	double seconds;
+	char *driver;
+	char *alg;
+	long prio_from, prio_to;
+	unsigned int pflags;
+	struct dix_ev_sel *sels;
+	int nsels;
 };
 
 /**

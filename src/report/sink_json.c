@@ -318,6 +318,39 @@ static void dmreload_json(struct jw *w, const struct dix_evdata *d)
 	jw_arr_close(w);
 }
 
+/* --priority, its restore and its delete (doc/json.md, event). */
+static void priority_json(struct jw *w, const struct dix_evdata *d)
+{
+	int i;
+
+	jw_str(w, "driver", d->driver);
+	if (d->pflags & EVP_DELETE)
+		jw_bool(w, "deleted", d->pflags & EVP_DELETED);
+	if (d->pflags & EVP_GONE)
+		jw_bool(w, "gone", 1);
+	if (d->err)
+		jw_str(w, "errno", d->err);
+	if (!(d->pflags & EVP_PRIORITY))
+		return;
+	jw_str(w, "algorithm", d->alg);
+	jw_int(w, "priority_from", d->prio_from);
+	jw_int(w, "priority_to", d->prio_to);
+	if (d->pflags & EVP_FLAGS) {
+		jw_bool(w, "instantiated", d->pflags & EVP_INSTANTIATED);
+		jw_bool(w, "allocates_memory", d->pflags & EVP_ALLOCMEM);
+		jw_bool(w, "async", d->pflags & EVP_ASYNC);
+	}
+	jw_arr_open(w, "selections");
+	for (i = 0; i < d->nsels; i++) {
+		jw_obj_open(w, NULL);
+		jw_str(w, "algorithm", d->sels[i].algorithm);
+		driver_json(w, "before", d->sels[i].sel[0]);
+		driver_json(w, "after", d->sels[i].sel[1]);
+		jw_obj_close(w);
+	}
+	jw_arr_close(w);
+}
+
 /* What the event carries besides its text (doc/json.md, event). */
 static void event_data_json(struct jw *w, const struct dix_evdata *d)
 {
@@ -350,6 +383,9 @@ static void event_data_json(struct jw *w, const struct dix_evdata *d)
 		break;
 	case EVD_DMRELOAD:
 		dmreload_json(w, d);
+		break;
+	case EVD_PRIORITY:
+		priority_json(w, d);
 		break;
 	}
 }

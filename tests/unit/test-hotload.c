@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/actions.h"
 #include "kernel/hotload.h"
 #include "conf/options.h"
 #include "core/run.h"
@@ -116,6 +117,59 @@ static void test_check(void)
 	       "command containing '@' accepted (split at the last)");
 	is_int(check1("exec", "@3", 24, err, sizeof(err)), -EINVAL,
 	       "empty command rejected");
+}
+
+/*
+ * --priority's syntax (the kernel is asked only once the syntax holds, so
+ * these need no crypto_user), and its place in the schedule.
+ */
+static void test_priority_syntax(void)
+{
+	struct dix_opts o;
+	struct action *v;
+	char err[1024], e2[256];
+	int n;
+
+	is_int(check1("priority", "xts(ecb(aes-generic))@1", 24, err, sizeof(err)),
+	       -EINVAL, "priority without =N rejected");
+	is_str(err, "--priority 'xts(ecb(aes-generic))@1': no '=N' giving the priority (allowed: DRIVER=N@SEC)",
+	       "no =N: message");
+	is_int(check1("priority", "xts-aes-aesni=-1@1", 24, err, sizeof(err)),
+	       -EINVAL, "negative priority rejected");
+	ok(strstr(err, "'-1' is not a priority (a whole number 0-2147483647)") != NULL,
+	   "negative: says so (%s)", err);
+	is_int(check1("priority", "xts-aes-aesni=2147483648@1", 24, err, sizeof(err)),
+	       -EINVAL, "priority beyond an int rejected");
+	is_int(check1("priority", "xts-aes-aesni=1e3@1", 24, err, sizeof(err)),
+	       -EINVAL, "priority not a whole number rejected");
+	is_int(check1("priority", "../x=1@1", 24, err, sizeof(err)), -EINVAL,
+	       "a path as a driver rejected");
+	ok(strstr(err, "is not a crypto driver name") != NULL, "bad driver: says so (%s)", err);
+	is_int(check1("priority", "=5@1", 24, err, sizeof(err)), -EINVAL,
+	       "empty driver rejected");
+	is_int(check1("priority", "x=5@30", 24, err, sizeof(err)), -EINVAL,
+	       "priority after --runtime rejected");
+	ok(act_instantiable("xts(ecb(aes-generic))") && !act_instantiable("xts-aes-aesni") &&
+	   !act_instantiable("(x)") && !act_instantiable("xts(aes"),
+	   "a template instance is told from a driver name");
+
+	/* at equal times a --hotload runs first: it may bring the driver */
+	opts_init(&o);
+	opt_set(&o, "priority", "xts(ecb(aes-generic))=1000@5", e2, sizeof(e2));
+	opt_set(&o, "priority", "xts(ecb(aes-generic))=100@2", e2, sizeof(e2));
+	opt_set(&o, "hotload", "aesni_intel@5", e2, sizeof(e2));
+	is_int(actions_parse(&o, &v, &n, err, sizeof(err)), 0, "priority parses");
+	is_int(n, 3, "three actions");
+	if (n == 3) {
+		is_int(v[0].type, ACT_PRIORITY, "the 2 s priority first");
+		is_int(v[0].prio, 100, "its priority 100");
+		is_str(v[0].arg, "xts(ecb(aes-generic))", "its driver");
+		is_int(v[1].type, ACT_LOAD, "at 5 s the hot-load first");
+		is_int(v[2].type, ACT_PRIORITY, "then the priority");
+		is_int(v[2].prio, 1000, "priority 1000");
+		actions_free(v, n);
+	}
+	opts_free(&o);
 }
 
 /* sysfs_resolve(): realpath, then under the root; symlinks judged by target */
@@ -359,6 +413,7 @@ int main(void)
 	close(open(outside, O_WRONLY | O_CREAT, 0644));
 	dix_sysfs_root = sysroot;
 	test_check();
+	test_priority_syntax();
 	test_resolve();
 	test_control();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratchdir);
