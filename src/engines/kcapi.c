@@ -171,6 +171,10 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	/* sync: a request completes inside its call, one slot per TFM */
 	depth = k->async ? k->ntfm * k->iodepth : k->ntfm;
 	ctx->depth = depth;
+	/* a deferring driver: an entry (op socket, thread) per slot */
+	k->lanes = kc_lanes(k);
+	k->ntfm *= k->lanes;
+	k->per = k->async ? k->iodepth / k->lanes : 1;
 	/* the modules kc_setup() loaded: the run's note, once */
 	if (ctx->job == 0)
 		snprintf(ctx->note, sizeof(ctx->note), "%s", kc_need_note());
@@ -179,7 +183,7 @@ static int kc_init(struct dix_eng_ctx *ctx)
 
 		k->aio_max = kc_aio_limit(k->bs + k->a->assoclen +
 					  k->a->taglen, &sndbuf);
-		if (k->a->type != KC_HASH && ctx->job == 0 &&
+		if (k->a->type != KC_HASH && ctx->job == 0 && k->lanes == 1 &&
 		    k->aio_max < k->iodepth && k->aio_max < o->iodepth_batch)
 			dix_warn("kcapi: an AF_ALG socket holds %lu bytes of unconsumed data (net.core.wmem_default): one AIO call carries at most %u requests of %u bytes, so at most %u of the --iodepth %u are in flight on a TFM",
 				 sndbuf, k->aio_max, k->bs, k->aio_max,
@@ -207,19 +211,22 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	for (i = 0; i < k->ntfm; i++) {
 		struct kc_tfm *t = &k->tfm[i];
 
-		t->id = ctx->job * k->ntfm + i;
-		t->pend[DIX_READ] = calloc(k->iodepth, sizeof(struct dix_io *));
-		t->pend[DIX_WRITE] = calloc(k->iodepth, sizeof(struct dix_io *));
-		t->work = calloc(k->iodepth, sizeof(*t->work));
-		t->call = calloc(2 * k->iodepth, sizeof(*t->call));
-		t->res = calloc(k->iodepth, sizeof(*t->res));
-		t->iin = calloc(k->iodepth, sizeof(*t->iin));
-		t->iout = calloc(k->iodepth, sizeof(*t->iout));
+		t->id = (ctx->job * k->ntfm + i) / k->lanes;
+		t->lane = i % k->lanes;
+		t->pend[DIX_READ] = calloc(k->per, sizeof(struct dix_io *));
+		t->pend[DIX_WRITE] = calloc(k->per, sizeof(struct dix_io *));
+		t->work = calloc(k->per, sizeof(*t->work));
+		t->call = calloc(2 * k->per, sizeof(*t->call));
+		t->res = calloc(k->per, sizeof(*t->res));
+		t->iin = calloc(k->per, sizeof(*t->iin));
+		t->iout = calloc(k->per, sizeof(*t->iout));
 		if (!t->pend[DIX_READ] || !t->pend[DIX_WRITE] || !t->work ||
 		    !t->call || !t->res || !t->iin || !t->iout)
 			return -ENOMEM;
 		t->k = k;
-		r = kc_tfm_open(k, t, ctx->errmsg, sizeof(ctx->errmsg));
+		r = t->lane ? kc_tfm_lane(k, t, t - t->lane, ctx->errmsg,
+					  sizeof(ctx->errmsg)) :
+		    kc_tfm_open(k, t, ctx->errmsg, sizeof(ctx->errmsg));
 		if (r)
 			return r;
 	}
@@ -315,13 +322,14 @@ static int kc_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 
 	/*
 	 * sync: the job reuses the slot just freed, so the TFMs take turns
-	 * round robin; async: --iodepth slots per TFM
+	 * round robin; async: --iodepth slots per TFM, on one op socket or
+	 * (a deferring driver, kc_lanes()) one each
 	 */
 	if (!k->async) {
 		k->owner[io->idx] = &k->tfm[k->rr++ % k->ntfm];
 		return kc_sync(k, io);
 	}
-	t = k->owner[io->idx] = &k->tfm[io->idx / k->iodepth];
+	t = k->owner[io->idx] = &k->tfm[io->idx / k->per];
 	t->pend[io->dir][t->npend[io->dir]++] = io;
 	return DIX_Q_QUEUED;
 }

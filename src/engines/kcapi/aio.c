@@ -48,6 +48,36 @@ unsigned int kc_aio_limit(size_t inl, unsigned long *sndbuf)
 }
 
 /*
+ * An AF_ALG op socket has one IV (ctx->iv) and, since Linux 6.7 and the
+ * stable kernels of January 2024 (6.1.74, 5.15.148: 67b164a871af, "crypto:
+ * af_alg - Disallow multiple in-flight AIO requests"), one request in
+ * flight: af_alg_alloc_areq() fails the next one with EBUSY while
+ * ctx->inflight is set, and only af_alg_free_resources() clears it, which
+ * a deferring driver calls from its completion (af_alg_async_cb()).
+ * libkcapi's AIO call sends all of its requests' data on its one op
+ * socket and submits a read for each: with cryptd the first is queued to
+ * the worker (-EIOCBQUEUED), the second gets EBUSY, the call fails, and
+ * the data left in the socket (ctx->used, no MSG_MORE) fails the next
+ * sendmsg with EINVAL (af_alg_sendmsg()).  Measured, 6.1.176 guest,
+ * cryptd(xts(aes)): every request failed from --iodepth 4 on.  So a
+ * driver that defers gets --iodepth op sockets per TFM (accept() on the
+ * same TFM: same key, same driver), each with its own thread and one
+ * request per call; one that completes inside io_submit (the plain
+ * drivers, and every driver on 6.1.192, whose algif_skcipher waits for
+ * the request) keeps one socket and the batches.
+ */
+unsigned int kc_lanes(const struct kc *k)
+{
+	if (!k->async || k->a->type == KC_HASH)
+		return 1;
+	/* a wrapper, or a driver name of one (cryptd(__xts-aes-aesni)) */
+	if (k->spec.nwrap || !strncmp(k->spec.inner, "cryptd(", 7) ||
+	    !strncmp(k->spec.inner, "pcrypt(", 7))
+		return k->iodepth;
+	return 1;
+}
+
+/*
  * The kernel's part of one AIO call @c of TFM @t, in the TFM's thread:
  * nothing but libkcapi and the kernel (the checks and the buffers' setup
  * stay in the job thread).  Hashes: libkcapi has no AIO digest, so the

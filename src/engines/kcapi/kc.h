@@ -131,9 +131,12 @@ struct kc;
  * @iin/@iout: the iovecs of @work
  * @state: TFM_IDLE (the job thread owns everything), TFM_RUN (the thread
  *	owns @h and @call until it sets TFM_DONE), TFM_STOP; under kc.lock
+ * @lane: with a deferring driver, which of its TFM's op sockets this is
+ *	(0: the one that opened the TFM; see kc_lanes())
  */
 struct kc_tfm {
 	struct kcapi_handle *h;
+	unsigned int lane;
 	unsigned int id;		/* 0 .. --tfms-1 across all jobs */
 	unsigned int gen;		/* cryptobind generation at open */
 	int cand;			/* the IV candidate that last matched */
@@ -158,7 +161,9 @@ struct kc {
 	const struct dix_opts *o;
 	int async, verify;
 	uint32_t bs;
-	unsigned int ntfm, iodepth, rr;
+	unsigned int ntfm, iodepth, rr;	/* ntfm: entries of @tfm */
+	unsigned int lanes;		/* op sockets per TFM (kc_lanes()) */
+	unsigned int per;		/* slots per entry of @tfm */
 	unsigned int aio_max;		/* requests per AIO call */
 	struct kc_tfm *tfm;
 	uint8_t key[64];
@@ -268,6 +273,14 @@ int kc_prepare(struct kc *k, struct dix_io *io, const unsigned char *iv);
  */
 int kc_tfm_open(struct kc *k, struct kc_tfm *t, char *err, size_t len);
 
+/**
+ * kc_tfm_lane() - open @t as another op socket of @lead's TFM (same kernel
+ * TFM, key and driver: accept() on its socket), for a deferring driver.
+ * Return: 0, or -errno with the reason in @err.
+ */
+int kc_tfm_lane(struct kc *k, struct kc_tfm *t, struct kc_tfm *lead,
+		char *err, size_t len);
+
 /** kc_tfm_close() - close @t's handle (none open: nothing). */
 void kc_tfm_close(struct kc *k, struct kc_tfm *t);
 
@@ -323,6 +336,12 @@ const char *kc_need_why(void);
  * (an AF_ALG socket's send buffer, which it also stores in @sndbuf).
  */
 unsigned int kc_aio_limit(size_t inl, unsigned long *sndbuf);
+
+/**
+ * kc_lanes() - op sockets per TFM for --submit async: --iodepth when the
+ * driver defers its requests (a wrapper: cryptd, pcrypt), else 1.
+ */
+unsigned int kc_lanes(const struct kc *k);
 
 /** kc_start_threads() - one thread per TFM.  Return: 0 or -errno (@err). */
 int kc_start_threads(struct kc *k, char *err, size_t len);

@@ -117,6 +117,27 @@ int kc_tfm_open(struct kc *k, struct kc_tfm *t, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * The key and the AEAD's tag length belong to the TFM's socket, which the
+ * lane shares; the associated data length is libkcapi's per handle.
+ */
+int kc_tfm_lane(struct kc *k, struct kc_tfm *t, struct kc_tfm *lead,
+		char *err, size_t len)
+{
+	int r = kcapi_handle_reinit(&t->h, lead->h, KCAPI_INIT_AIO);
+
+	if (r) {
+		t->h = NULL;
+		snprintf(err, len, "%s: opening op socket %u of TFM %u failed: %s",
+			 k->a->name, t->lane, t->id, strerror(-r));
+		return r;
+	}
+	t->gen = lead->gen;
+	if (k->a->type == KC_AEAD)
+		kcapi_aead_setassoclen(t->h, k->a->assoclen);
+	return 0;
+}
+
 int kc_maybe_rebind(struct kc *k, struct kc_tfm *t, struct dix_io *io)
 {
 	char err[200];
