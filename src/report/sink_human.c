@@ -378,7 +378,7 @@ static void transitions_human(FILE *f, const struct rec_summary *r,
 		fprintf(f, "%-44.44s %7.1f %7s %9.2f %9.2f %6.2f  ±%.2f/±%.2f ",
 			what, tr->at, chg, tr->before / MB, tr->after / MB,
 			tr->ratio, tr->before_sd / MB, tr->after_sd / MB);
-		if (!tr->steady && !tr->drift) {
+		if (tr->unwritten_over) {
 			unchecked_human(f, tr);
 		} else if (!tr->steady) {
 			fprintf(f, "before not steady: %+.0f %% over %.0f s",
@@ -396,13 +396,13 @@ static void transitions_human(FILE *f, const struct rec_summary *r,
 			      "no significant change\n", f);
 	}
 	for (i = 0; i < n; i++)
-		if (!trs[i].steady && !trs[i].drift)
+		if (trs[i].unwritten_over)
 			break;
 	if (i < n)
 		fputs("reads of never-written blocks carry no dixload header and, on a PI device, the escape tag: neither the kernel nor scsi_debug checks them, so a level over them measures those cheaper reads, not the checked path (--precondition on writes the region first and gives the real ratio)\n",
 		      f);
 	for (i = 0; i < n; i++)
-		if (trs[i].drift)
+		if (trs[i].drift && !trs[i].unwritten_over)
 			break;
 	if (i < n)
 		fputs(preconditioned ?

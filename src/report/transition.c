@@ -565,9 +565,10 @@ int tr_analyse(const struct tr_series *s, double at, double lo, double hi,
 		out->before_unwritten_from = out->before_unwritten;
 		out->before_unwritten_to = out->before_unwritten;
 	}
-	out->steady = !out->drift &&
-		      !(out->before_unwritten > p->unwritten_max + SHARE_EPS) &&
-		      !(out->after_unwritten > p->unwritten_max + SHARE_EPS);
+	out->unwritten_over =
+		out->before_unwritten > p->unwritten_max + SHARE_EPS ||
+		out->after_unwritten > p->unwritten_max + SHARE_EPS;
+	out->steady = !out->drift && !out->unwritten_over;
 	if (w) {
 		w->b0 = b0;
 		w->b1 = at;

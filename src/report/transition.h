@@ -41,6 +41,9 @@
  * @drift: the "before" level shows a trend beyond its noise, or the share
  *	of never-written reads (cheaper on a PI device: nobody checks their
  *	guard) moved: the ratio compares a drift, not a step
+ * @unwritten_over: @before_unwritten or @after_unwritten is above the
+ *	analysis' limit (10 %); the reason given first when the level also
+ *	drifted, since a busy host can add a drift to such a window too
  * @steady: no @drift, and neither @before_unwritten nor @after_unwritten
  *	above the analysis' limit (10 %): a level that rests on never-written
  *	blocks measures reads nobody checks, however level it is; 0 means no
@@ -61,6 +64,7 @@ struct dix_transition {
 	double before_unwritten_to;
 	double before_unwritten, after_unwritten;
 	int drift;
+	int unwritten_over;
 	int steady;
 };
 

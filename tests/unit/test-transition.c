@@ -383,6 +383,9 @@ static void test_trend(void)
 	s.share = share;
 	tr_analyse(&s, 10.0, 0, INFINITY, &p, &tr, NULL);
 	ok(!tr.steady && !tr.significant, "share 100 %% -> 50 %%: not steady, no verdict");
+	/* drifting and over the limit: the share is the reason a report
+	 * names, since a busy host can add a drift to any window */
+	ok(tr.drift && tr.unwritten_over, "share 100 %% -> 50 %%: drift and over the limit");
 	ok(fabs(tr.before_unwritten_from - 1) < 0.01 &&
 	   fabs(tr.before_unwritten_to - 0.5) < 0.05,
 	   "share levels %.2f -> %.2f", tr.before_unwritten_from,
@@ -562,6 +565,8 @@ static void test_unwritten_level(void)
 		   tr.after_unwritten == 0,
 		   "%d %% before: level, no drift (%.4f before, %.4f after)",
 		   pct[k], tr.before_unwritten, tr.after_unwritten);
+		ok(tr.unwritten_over == (pct[k] > 10), "  %d %%: %s the limit",
+		   pct[k], pct[k] > 10 ? "over" : "within");
 		if (pct[k] <= 10)
 			ok(tr.steady && tr.significant && !isnan(tr.change_at),
 			   "  %d %%: steady, step significant (ratio %.2f)",
