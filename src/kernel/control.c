@@ -9,10 +9,7 @@
  * follows it by more than its own duration and the schedule never drifts;
  * control_stop() writes the eventfd and the thread ends at once.
  *
- * --exec commands run in a thread of their own each, so a long command never
- * delays the watch or a later action; a command still running when the load
- * ends is terminated (SIGTERM to its process group, SIGKILL 2 s later) and
- * its action counts as failed.
+ * --exec commands run in threads of their own: ctlexec.c.
  */
 #include "config.h"
 
@@ -39,59 +36,9 @@
 #include "kernel/priority.h"
 #include "lib/event.h"
 #include "kernel/child.h"
+#include "kernel/ctl.h"
+#include "kernel/ctlexec.h"
 #include "lib/util.h"
-
-struct ctl;
-
-/*
- * struct exec_job - one running --exec command.
- * @started: dix_now() when it was started
- * @pid: the shell's pid (also its process group) while it runs, else 0
- * @killed: the end of the load terminated it
- * @abandon: stop reading its stderr (something escaped the process group
- *	and keeps the pipe open)
- * @done: the event has been reported
- */
-struct exec_job {
-	struct ctl *c;
-	const struct action *a;
-	pthread_t th;
-	double t;
-	double started;
-	pid_t pid;
-	int killed;
-	int abandon;
-	int done;
-};
-
-/*
- * struct ctl - the control thread's state (run->ctl).
- * @act/@nact: the actions in time order; @next: the first not yet run
- * @stop_fd: eventfd written by control_stop()
- * @tick: watch period in seconds
- * @cur: the last kernel snapshot
- * @lock: protects @jobs and the jobs' pid/killed/abandon/done fields
- * @prio: what the --priority actions changed, undone at the end
- */
-struct ctl {
-	struct dix_event_sink sink;
-	const struct dix_opts *o;
-	char *dev;
-	struct action *act;
-	int nact;
-	int next;
-	pthread_t th;
-	int stop_fd;
-	int stopping;
-	double tick;
-	struct kw_state cur;
-	const char *proc_root;
-	const char *sys_root;
-	pthread_mutex_t lock;
-	struct exec_job **jobs;
-	int njobs;
-	struct prio_ctx prio;
-};
 
 /* The target's block device name for module advice, or NULL. */
 static const char *target_dev(const struct ctl *c)
@@ -100,7 +47,7 @@ static const char *target_dev(const struct ctl *c)
 }
 
 /* Seconds since the start of the load. */
-static double elapsed(const struct ctl *c)
+double ctl_elapsed(const struct ctl *c)
 {
 	return dix_now() - c->sink.t0;
 }
@@ -108,8 +55,8 @@ static double elapsed(const struct ctl *c)
 /* --------------------------------------------------------------------- */
 /* events */
 
-static void event(struct ctl *c, int kind, double t, const char *what,
-		  int ok, double duration, const char *detail,
+void ctl_event(struct ctl *c, int kind, double t, const char *what,
+	       int ok, double duration, const char *detail,
 		  const struct dix_evdata *data, const char *label)
 {
 	struct dix_event ev = {
@@ -134,7 +81,7 @@ static void note(struct ctl *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	event(c, EV_NOTE, elapsed(c), buf, -1, -1, NULL, NULL, NULL);
+	ctl_event(c, EV_NOTE, ctl_elapsed(c), buf, -1, -1, NULL, NULL, NULL);
 }
 
 static void names_text(FILE *f, char *const *v, int n)
@@ -152,7 +99,7 @@ static void names_text(FILE *f, char *const *v, int n)
  */
 static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 {
-	double t = elapsed(c);
+	double t = ctl_elapsed(c);
 	int i;
 
 	if (modules && (d->nloaded || d->nunloaded)) {
@@ -175,14 +122,14 @@ static void emit_changes(struct ctl *c, const struct kw_diff *d, int modules)
 		}
 		kw_diff_data(d, EVD_MODULES, NULL, &data);
 		detail = kw_registered_text(d);
-		event(c, EV_CHANGE, t, what ? what : "modules changed", -1, -1,
+		ctl_event(c, EV_CHANGE, t, what ? what : "modules changed", -1, -1,
 		      detail, &data, NULL);
 		free(what);
 		dix_evdata_clear(&data);
 		free(detail);
 	}
 	for (i = 0; i < d->nchanges; i++)
-		event(c, EV_CHANGE, t, d->changes[i].text, -1, -1, NULL,
+		ctl_event(c, EV_CHANGE, t, d->changes[i].text, -1, -1, NULL,
 		      &d->changes[i].data, d->changes[i].label);
 }
 
@@ -195,13 +142,13 @@ static void binding_note(struct ctl *c, int changed)
 	char *text = cryptobind_poll(&c->cur, changed);
 
 	if (text) {
-		event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
+		ctl_event(c, EV_NOTE, ctl_elapsed(c), text, -1, -1, NULL, NULL, NULL);
 		free(text);
 	}
 	/* a mapping under the load keeps its TFMs through a selection move */
 	text = dmbind_poll(&c->cur);
 	if (text) {
-		event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
+		ctl_event(c, EV_NOTE, ctl_elapsed(c), text, -1, -1, NULL, NULL, NULL);
 		free(text);
 	}
 }
@@ -216,7 +163,7 @@ static void release_wrappers(struct ctl *c)
 
 	if (!text)
 		return;
-	event(c, EV_NOTE, elapsed(c), text, -1, -1, NULL, NULL, NULL);
+	ctl_event(c, EV_NOTE, ctl_elapsed(c), text, -1, -1, NULL, NULL, NULL);
 	free(text);
 }
 
@@ -235,7 +182,7 @@ static void snapshot_diff(struct ctl *c, struct kw_diff *d)
 /* actions */
 
 /* The event text of an action: "modprobe x", "sysfs /p=v", "exec 'cmd'". */
-static void action_what(const struct action *a, char *buf, size_t len)
+void ctl_action_what(const struct action *a, char *buf, size_t len)
 {
 	switch (a->type) {
 	case ACT_LOAD:
@@ -263,12 +210,12 @@ static void act_module(struct ctl *c, const struct action *a)
 	char what[128], msg[1024] = "", name[KW_MOD_LEN], *extra = NULL;
 	char *detail = NULL;
 	struct dix_evdata data;
-	double t = elapsed(c), start = dix_now(), dur;
+	double t = ctl_elapsed(c), start = dix_now(), dur;
 	struct mod_env env = { target_dev(c), &c->cur };
 	struct kw_diff d;
 	int e;
 
-	action_what(a, what, sizeof(what));
+	ctl_action_what(a, what, sizeof(what));
 	kw_normalise(a->arg, name, sizeof(name));
 	if (unload)
 		e = mod_unload(&env, a->arg, msg, sizeof(msg), &extra);
@@ -304,7 +251,7 @@ static void act_module(struct ctl *c, const struct action *a)
 		free(reg);
 		free(mods);
 	}
-	event(c, EV_ACTION, t, what, !e, dur, e ? msg : detail, &data, what);
+	ctl_event(c, EV_ACTION, t, what, !e, dur, e ? msg : detail, &data, what);
 	emit_changes(c, &d, 0);
 	binding_note(c, d.nchanges > 0);
 	kw_diff_free(&d);
@@ -323,11 +270,11 @@ static void act_sysfs(struct ctl *c, const struct action *a)
 	char name[32];
 	const char *base = strrchr(a->arg, '/'), *call;
 	struct dix_evdata data;
-	double t = elapsed(c), start = dix_now(), dur;
+	double t = ctl_elapsed(c), start = dix_now(), dur;
 	long ret;
 	int had, ok;
 
-	action_what(a, what, sizeof(what));
+	ctl_action_what(a, what, sizeof(what));
 	snprintf(label, sizeof(label), "%s=%s", base ? base + 1 : a->arg,
 		 a->value);
 	had = read_sysfs_str(a->resolved, before, sizeof(before)) == 0;
@@ -354,114 +301,7 @@ static void act_sysfs(struct ctl *c, const struct action *a)
 		.err = ret < 0 ? (char *)dix_errno_name(-ret, name, sizeof(name)) :
 		       NULL,
 	};
-	event(c, EV_ACTION, t, what, ok, dur, detail, &data, label);
-}
-
-static void *exec_main(void *arg)
-{
-	struct exec_job *j = arg;
-	struct ctl *c = j->c;
-	char *argv[] = { "/bin/sh", "-c", j->a->arg, NULL };
-	char first[300], how[96], detail[600], label[80], what[4200];
-	double start = dix_now(), dur;
-	int fd = -1, st = 0, ok, killed;
-	pid_t pid;
-	siginfo_t si;
-
-	action_what(j->a, what, sizeof(what));
-	snprintf(label, sizeof(label), "exec: %s", j->a->arg);
-	pid = spawn_child(argv, &fd);
-	if (pid < 0) {
-		snprintf(detail, sizeof(detail), "cannot start /bin/sh: %s",
-			 strerror(-pid));
-		event(c, EV_ACTION, j->t, what, 0, dix_now() - start, detail,
-		      NULL, label);
-		goto out;
-	}
-	pthread_mutex_lock(&c->lock);
-	j->pid = pid;
-	pthread_mutex_unlock(&c->lock);
-	drain_stderr(fd, first, sizeof(first), 1, &j->abandon, &c->lock);
-	/* wait without reaping first: while the zombie exists its pid (and
-	 * group id) cannot be reused, so control_stop() may still signal it */
-	while (waitid(P_PID, pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
-	pthread_mutex_lock(&c->lock);
-	j->pid = 0;
-	killed = j->killed;
-	pthread_mutex_unlock(&c->lock);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	dur = dix_now() - start;
-	ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && !killed;
-	status_text(st, how, sizeof(how));
-	if (killed)
-		snprintf(detail, sizeof(detail), "still running when the load ended: %s",
-			 how);
-	else if (first[0])
-		snprintf(detail, sizeof(detail), "%s: %s", how, first);
-	else
-		snprintf(detail, sizeof(detail), "%s", how);
-	event(c, EV_ACTION, j->t, what, ok, dur, detail, NULL, label);
-out:
-	pthread_mutex_lock(&c->lock);
-	j->done = 1;
-	pthread_mutex_unlock(&c->lock);
-	return NULL;
-}
-
-/*
- * Join and free the --exec jobs that have finished.  A thread that has
- * returned but is not joined keeps its stack: measured, RSS grew 16 KiB per
- * --exec (5.3 -> 6.4 MiB over 58 commands in 60 s), and every one keeps an
- * 8 MiB stack mapping, so an --exec every few seconds of a day-long run
- * would end in pthread_create() failing.  Reaped as each new one starts.
- */
-static void reap_jobs(struct ctl *c)
-{
-	struct exec_job *done[64];
-	int i, n = 0, k = 0;
-
-	pthread_mutex_lock(&c->lock);
-	for (i = 0; i < c->njobs; i++) {
-		if (c->jobs[i]->done && n < (int)(sizeof(done) / sizeof(done[0])))
-			done[n++] = c->jobs[i];
-		else
-			c->jobs[k++] = c->jobs[i];
-	}
-	c->njobs = k;
-	pthread_mutex_unlock(&c->lock);
-	/* done is set last, just before the thread returns: a short wait */
-	for (i = 0; i < n; i++) {
-		pthread_join(done[i]->th, NULL);
-		free(done[i]);
-	}
-}
-
-static void act_exec(struct ctl *c, const struct action *a)
-{
-	struct exec_job *j;
-	int e;
-
-	reap_jobs(c);
-	j = xcalloc(1, sizeof(*j));
-	j->c = c;
-	j->a = a;
-	j->t = elapsed(c);
-	j->started = dix_now();
-	pthread_mutex_lock(&c->lock);
-	c->jobs = xrealloc(c->jobs, (c->njobs + 1) * sizeof(*c->jobs));
-	c->jobs[c->njobs++] = j;
-	e = pthread_create(&j->th, NULL, exec_main, j);
-	if (e) {
-		c->njobs--;
-		pthread_mutex_unlock(&c->lock);
-		free(j);
-		event(c, EV_ACTION, elapsed(c), a->arg, 0, 0,
-		      strerror(e), NULL, NULL);
-		return;
-	}
-	pthread_mutex_unlock(&c->lock);
+	ctl_event(c, EV_ACTION, t, what, ok, dur, detail, &data, label);
 }
 
 /*
@@ -473,12 +313,12 @@ static void act_dmreload(struct ctl *c, const struct action *a)
 {
 	char what[4200], name[128] = "", why[512] = "", detail[1200];
 	char *drv = NULL;
-	double t = elapsed(c), start = dix_now(), susp = 0, dur;
+	double t = ctl_elapsed(c), start = dix_now(), susp = 0, dur;
 	struct dix_evdata data;
 	struct kw_diff d;
 	int e;
 
-	action_what(a, what, sizeof(what));
+	ctl_action_what(a, what, sizeof(what));
 	e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
 	dur = dix_now() - start;
 	snapshot_diff(c, &d);
@@ -495,7 +335,7 @@ static void act_dmreload(struct ctl *c, const struct action *a)
 	else
 		snprintf(detail, sizeof(detail), "%s suspended %.3f s; %s", name, susp,
 			 drv ? drv : "no crypto algorithm of it is followed");
-	event(c, EV_ACTION, t, what, !e, dur, detail, &data, "dm-reload");
+	ctl_event(c, EV_ACTION, t, what, !e, dur, detail, &data, "dm-reload");
 	emit_changes(c, &d, 0);
 	kw_diff_free(&d);
 	dix_evdata_clear(&data);
@@ -512,7 +352,7 @@ static void prio_event(void *arg, const struct prio_step *st)
 	struct ctl *c = arg;
 	struct kw_diff d;
 
-	event(c, EV_ACTION, elapsed(c) - st->duration, st->what, st->ok,
+	ctl_event(c, EV_ACTION, ctl_elapsed(c) - st->duration, st->what, st->ok,
 	      st->duration, st->detail, &st->data, st->what);
 	snapshot_diff(c, &d);
 	emit_changes(c, &d, 0);
@@ -531,7 +371,7 @@ static void run_action(struct ctl *c, const struct action *a)
 		act_sysfs(c, a);
 		break;
 	case ACT_EXEC:
-		act_exec(c, a);
+		ctl_exec_start(c, a);
 		break;
 	case ACT_DMRELOAD:
 		act_dmreload(c, a);
@@ -601,7 +441,7 @@ static void *ctl_main(void *arg)
 	 * ones never will, and say so - an experiment that did not happen
 	 * must not pass for one that did.
 	 */
-	end = elapsed(c);
+	end = ctl_elapsed(c);
 	while (c->next < c->nact) {
 		const struct action *a = &c->act[c->next++];
 		char what[4200], detail[160];
@@ -610,10 +450,10 @@ static void *ctl_main(void *arg)
 			run_action(c, a);
 			continue;
 		}
-		action_what(a, what, sizeof(what));
+		ctl_action_what(a, what, sizeof(what));
 		snprintf(detail, sizeof(detail), "not run: the load ended at %.1f s, before %g s",
 			 end, a->at);
-		event(c, EV_ACTION, a->at, what, 0, -1, detail, NULL, NULL);
+		ctl_event(c, EV_ACTION, a->at, what, 0, -1, detail, NULL, NULL);
 	}
 	/* the workers have closed their TFMs: what --priority changed can
 	 * be put back and what it registered deleted */
@@ -803,65 +643,10 @@ fail:
 	return NULL;
 }
 
-/*
- * Send @sig to the process group of every --exec command still running
- * (@sig 0: none) and mark them killed; with @abandon, stop reading their
- * stderr.  Return: the number of commands not finished yet.
- */
-static int signal_jobs(struct ctl *c, int sig, int abandon)
-{
-	int i, running = 0;
-
-	pthread_mutex_lock(&c->lock);
-	for (i = 0; i < c->njobs; i++) {
-		struct exec_job *j = c->jobs[i];
-
-		if (j->done)
-			continue;
-		running++;
-		if (sig && j->pid > 0) {
-			kill(-j->pid, sig);
-			j->killed = 1;
-		}
-		if (abandon)
-			j->abandon = 1;
-	}
-	pthread_mutex_unlock(&c->lock);
-	return running;
-}
-
-/* Wait up to @sec for the --exec commands to finish.  Return: 1 if done. */
-static int wait_jobs(struct ctl *c, double sec)
-{
-	double give_up = dix_now() + sec;
-
-	while (signal_jobs(c, 0, 0)) {
-		if (dix_now() >= give_up)
-			return 0;
-		usleep(20000);
-	}
-	return 1;
-}
-
-/* Seconds until the most recently started running command is 2 s old. */
-static double recent_grace(struct ctl *c)
-{
-	double g = 0, now = dix_now();
-	int i;
-
-	pthread_mutex_lock(&c->lock);
-	for (i = 0; i < c->njobs; i++)
-		if (!c->jobs[i]->done && c->jobs[i]->started + 2 - now > g)
-			g = c->jobs[i]->started + 2 - now;
-	pthread_mutex_unlock(&c->lock);
-	return g;
-}
-
 void control_stop(struct ctl *c)
 {
 	uint64_t one = 1;
 	ssize_t n;
-	int i;
 
 	if (!c)
 		return;
@@ -870,21 +655,7 @@ void control_stop(struct ctl *c)
 	(void)n;
 	pthread_join(c->th, NULL);
 
-	/* a command started in the last 2 s (one due right at the end of
-	 * the run) gets those 2 s to finish; then commands still running get
-	 * TERM, then KILL, then nobody listens any more to whatever escaped
-	 * their process group and holds the pipe open */
-	wait_jobs(c, recent_grace(c));
-	if (signal_jobs(c, SIGTERM, 0) && !wait_jobs(c, 2)) {
-		signal_jobs(c, SIGKILL, 0);
-		if (!wait_jobs(c, 1))
-			signal_jobs(c, 0, 1);
-	}
-	for (i = 0; i < c->njobs; i++) {
-		pthread_join(c->jobs[i]->th, NULL);
-		free(c->jobs[i]);
-	}
-	free(c->jobs);
+	ctl_exec_end(c);
 	close(c->stop_fd);
 	kw_free(&c->cur);
 	actions_free(c->act, c->nact);
