@@ -85,6 +85,23 @@ static int visit(struct dir_walk *w, const char *dir, enum profile_origin from)
 	return w->fn(dir, from, w->arg);
 }
 
+/*
+ * The actions' names, from the option table, so the refusal below lists
+ * every action there is (it named four while --priority and --dm-reload
+ * were refused too).
+ */
+static void action_names(char *buf, size_t len)
+{
+	const struct dix_option *d;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (d = dix_options; d->name && n < len; d++)
+		if (d->flags & OPT_ACTION)
+			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+				      d->name);
+}
+
 int profile_foreach_dir(int (*fn)(const char *dir, enum profile_origin from,
 				  void *arg), void *arg)
 {
@@ -214,9 +231,12 @@ int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 			break;
 		}
 		if (d->flags & OPT_ACTION) {
+			char names[256];
+
+			action_names(names, sizeof(names));
 			snprintf(err, errlen,
-				 "%s:%d: '%s' is an action: actions (hotload, unload, sysfs, exec) are accepted only on the command line, never from a profile; pass it there as --%s '%s'",
-				 file, lineno, key, key, val);
+				 "%s:%d: '%s' is an action: actions (%s) are accepted only on the command line, never from a profile; pass it there as --%s '%s'",
+				 file, lineno, key, names, key, val);
 			ret = -EINVAL;
 			break;
 		}

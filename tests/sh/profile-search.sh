@@ -51,7 +51,7 @@ grep -q "^dif1 .*profiles/dif1.profile) \[not used: an earlier directory has thi
 	--runtime 0.5) >"$WORK/o" 2>"$WORK/e"
 st=$?
 [ "$st" = 1 ] || fail "a profile with exec=: exit $st, want 1"
-grep -qF "./profiles/dif1.profile:3: 'exec' is an action: actions (hotload, unload, sysfs, exec) are accepted only on the command line" "$WORK/e" ||
+grep -qF "./profiles/dif1.profile:3: 'exec' is an action: actions (hotload, unload, sysfs, exec, dm-reload, priority) are accepted only on the command line" "$WORK/e" ||
 	fail "exec= message: $(cat "$WORK/e")"
 [ -e "$WORK/pwned" ] && fail "exec= from a profile ran"
 
@@ -61,7 +61,7 @@ printf '# a workload\nrw=randread\nsysfs=/sys/block/sda/integrity/read_verify=0@
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 4m --profile "$WORK/s.profile" --runtime 0.5
 st=$?
 [ "$st" = 1 ] || fail "a profile with sysfs=: exit $st, want 1"
-grep -qF "$WORK/s.profile:3: 'sysfs' is an action: actions (hotload, unload, sysfs, exec) are accepted only on the command line, never from a profile; pass it there as --sysfs '/sys/block/sda/integrity/read_verify=0@1'" "$WORK/e" ||
+grep -qF "$WORK/s.profile:3: 'sysfs' is an action: actions (hotload, unload, sysfs, exec, dm-reload, priority) are accepted only on the command line, never from a profile; pass it there as --sysfs '/sys/block/sda/integrity/read_verify=0@1'" "$WORK/e" ||
 	fail "sysfs= message: $(cat "$WORK/e")"
 echo "profile search and action checks passed"
 exit 0

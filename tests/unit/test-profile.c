@@ -63,7 +63,7 @@ static void test_actions(void)
 		is_int(profile_load(p, &o, err, sizeof(err)), -EINVAL,
 		       "a profile carrying an action is refused");
 		snprintf(want, sizeof(want),
-			 "%s:4: '%s' is an action: actions (hotload, unload, sysfs, exec) are accepted only on the command line, never from a profile; pass it there as --%s '%s'",
+			 "%s:4: '%s' is an action: actions (hotload, unload, sysfs, exec, dm-reload, priority) are accepted only on the command line, never from a profile; pass it there as --%s '%s'",
 			 p, keys[i], keys[i], vals[i]);
 		is_str(err, want, "the message names file, line, the key and the command-line form");
 		ok(o.hotload.n + o.unload.n + o.sysfs.n + o.exec.n == 0,
