@@ -190,6 +190,31 @@ int mod_state(const struct mod_env *env, const char *name, char *msg, size_t len
 	return r;
 }
 
+/*
+ * Insert @m with its dependencies (kmod @flags) and say in @msg why not:
+ * already loaded (with KMOD_PROBE_FAIL_ON_LOADED), an insert error, or a
+ * blacklist.  Return: 0, or -errno (-EPERM for a blacklisted module).
+ */
+static int insert_module(struct kmod_module *m, unsigned int flags,
+			 char *msg, size_t len)
+{
+	int e = kmod_module_probe_insert_module(m, flags, NULL, NULL, NULL,
+						NULL);
+
+	if (e == -EEXIST && (flags & KMOD_PROBE_FAIL_ON_LOADED))
+		snprintf(msg, len, "module %s is already loaded: nothing changes",
+			 kmod_module_get_name(m));
+	else if (e < 0)
+		snprintf(msg, len, "could not insert '%s': %s%s",
+			 kmod_module_get_name(m), strerror(-e), insert_hint(e));
+	else if (e > 0) {
+		snprintf(msg, len, "module %s is blacklisted",
+			 kmod_module_get_name(m));
+		e = -EPERM;
+	}
+	return e;
+}
+
 int mod_load(const struct mod_env *env, const char *name, char *msg, size_t len)
 {
 	struct kmod_ctx *ctx;
@@ -211,21 +236,7 @@ int mod_load(const struct mod_env *env, const char *name, char *msg, size_t len)
 			/* an already loaded module is not "ok": the
 			 * transition this action was meant to cause cannot
 			 * happen */
-			e = kmod_module_probe_insert_module(m,
-					KMOD_PROBE_FAIL_ON_LOADED, NULL, NULL,
-					NULL, NULL);
-			if (e == -EEXIST)
-				snprintf(msg, len, "module %s is already loaded: nothing changes",
-					 kmod_module_get_name(m));
-			else if (e < 0)
-				snprintf(msg, len, "could not insert '%s': %s%s",
-					 kmod_module_get_name(m), strerror(-e),
-					 insert_hint(e));
-			else if (e > 0) {
-				snprintf(msg, len, "module %s is blacklisted",
-					 kmod_module_get_name(m));
-				e = -EPERM;
-			}
+			e = insert_module(m, KMOD_PROBE_FAIL_ON_LOADED, msg, len);
 		}
 		kmod_module_unref(m);
 		if (e < 0) {
@@ -260,19 +271,9 @@ int mod_need(const char *name, char *msg, size_t len)
 
 		if (st != KMOD_MODULE_BUILTIN && st != KMOD_MODULE_LIVE &&
 		    st != KMOD_MODULE_COMING) {
-			e = kmod_module_probe_insert_module(m, 0, NULL, NULL,
-							    NULL, NULL);
-			if (e < 0)
-				snprintf(msg, len, "could not insert '%s': %s%s",
-					 kmod_module_get_name(m), strerror(-e),
-					 insert_hint(e));
-			else if (e > 0) {
-				snprintf(msg, len, "module %s is blacklisted",
-					 kmod_module_get_name(m));
-				e = -EPERM;
-			} else {
+			e = insert_module(m, 0, msg, len);
+			if (!e)
 				r = 1;
-			}
 		}
 		kmod_module_unref(m);
 		if (e < 0) {
