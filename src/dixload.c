@@ -24,6 +24,7 @@
 #include "core/probe.h"
 #include "conf/profile.h"
 #include "core/run.h"
+#include "report/sink.h"
 #include "device/safety.h"
 #include "core/sweep.h"
 #include "device/devdesc.h"
@@ -69,6 +70,9 @@ static void print_version(void)
 #endif
 #ifdef HAVE_MPI
 	printf(" mpi");
+#endif
+#ifdef HAVE_MICROHTTPD
+	printf(" microhttpd");
 #endif
 	printf("\n");
 #ifdef DIX_SANITIZED
@@ -371,6 +375,50 @@ static int open_output(const struct dix_opts *o, int rank, const char *host,
 	return 0;
 }
 
+/*
+ * --metrics, bound before the load by the process that reports (rank 0
+ * under MPI: @rank > 0 serves nothing), so a bad address or a port in use
+ * stops the run at its start.
+ * Return: 0 with *@m the endpoint (NULL: no --metrics), or -errno.
+ */
+static int open_metrics(const struct dix_opts *o, int rank, void **m)
+{
+#ifdef HAVE_MICROHTTPD
+	char err[512];
+#endif
+
+	*m = NULL;
+	if (!o->metrics || rank > 0)
+		return 0;
+	if (!o->interval_ms) {
+		dix_err("--metrics needs the meter (--interval > 0)");
+		return -EINVAL;
+	}
+#ifdef HAVE_MICROHTTPD
+	*m = sink_metrics_open(o->metrics, err, sizeof(err));
+	if (!*m) {
+		dix_err("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+#else
+	dix_err("--metrics: this dixload was built without libmicrohttpd (install libmicrohttpd-dev, configure --with-microhttpd)");
+	return -ENOTSUP;
+#endif
+}
+
+/* The run's --output stream and --metrics endpoint, once it is over. */
+static void close_reporting(struct dix_run *r)
+{
+	if (r->output)
+		fclose(r->output);
+	r->output = NULL;
+#ifdef HAVE_MICROHTTPD
+	sink_metrics_free(r->metrics);
+#endif
+	r->metrics = NULL;
+}
+
 /* How many --inject rules corrupt an AEAD tag (tag@N: --engine kcapi). */
 static int tag_rules(const struct dix_opts *o)
 {
@@ -480,14 +528,15 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	r.ndevs = 1;
 	r.eng = eng;
 	r.wake_fd = -1;
-	if (open_output(o, -1, "", &r.output)) {
+	if (open_output(o, -1, "", &r.output) ||
+	    open_metrics(o, -1, &r.metrics)) {
+		close_reporting(&r);
 		free(path);
 		return DIX_EXIT_USAGE;
 	}
 	status = run_load(&r);
 	run_free(&r);
-	if (r.output)
-		fclose(r.output);
+	close_reporting(&r);
 	free(path);
 	return status;
 }
@@ -607,19 +656,20 @@ static int run_main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	if (mpi)
 		snprintf(host, sizeof(host), "%s", dix_mpi_host(mpi));
-	if (open_output(&o, mpi ? dix_mpi_rank(mpi) : -1, host, &r.output))
+	if (open_output(&o, mpi ? dix_mpi_rank(mpi) : -1, host, &r.output) ||
+	    open_metrics(&o, mpi ? dix_mpi_rank(mpi) : -1, &r.metrics)) {
+		close_reporting(&r);
 		goto fail;
+	}
 	if (devs_open(&o, eng, cli_sets(argc, argv, "precondition") ? NULL :
 		      o.profile, mpi ? dix_mpi_rank(mpi) : -1, host, &r.devs,
 		      &r.ndevs)) {
-		if (r.output)
-			fclose(r.output);
+		close_reporting(&r);
 		goto fail;
 	}
 	if (mpi && !dix_mpi_agree(mpi, 1, NULL)) {
 		devs_close(r.devs, r.ndevs);
-		if (r.output)
-			fclose(r.output);
+		close_reporting(&r);
 		goto out;
 	}
 	r.o = &o;
@@ -630,8 +680,7 @@ static int run_main(int argc, char **argv)
 	status = run_load(&r);
 	run_free(&r);
 	devs_close(r.devs, r.ndevs);
-	if (r.output)
-		fclose(r.output);
+	close_reporting(&r);
 	goto out;
 fail:
 	/* the other ranks learn it here, and rank 0 names this one */

@@ -207,6 +207,11 @@ const struct dix_option dix_options[] = {
 		.help = "also write what stdout gets (start lines, meter, events, summary) to FILE, flushed per line; under MPI %r is the rank, %h the host",
 	},
 	{
+		.name = "metrics", .type = OPT_STR, .off = OFF(metrics),
+		.flags = OPT_CLI_ONLY, .metavar = "[HOST:]PORT",
+		.help = "serve the meter's counters and the current interval's gauges over HTTP for Prometheus (OpenMetrics text) at HOST:PORT; PORT alone binds 127.0.0.1, an IPv6 HOST goes in brackets; under MPI rank 0 serves the job",
+	},
+	{
 		.name = "precondition", .type = OPT_ENUM, .off = OFF(precondition),
 		.def = "auto", .allowed = precondition_names, .metavar = "MODE",
 		.help = "write the region once (1 MiB sequential) before the load; auto: when it reads a PI target",

@@ -78,6 +78,7 @@ struct str_list {
  * @plot: SVG file to write at the end
  * @log: CSV file of per-interval samples and events
  * @output: file that gets what stdout gets (%r / %h expanded under MPI)
+ * @metrics: --metrics [HOST:]PORT, the OpenMetrics endpoint's address
  * @precondition: write the whole region once before the load (auto, on,
  *	off; see precond.h)
  * @rate: cap in bytes per second per direction (0: none; --rate is in MB/s)
@@ -140,6 +141,7 @@ struct dix_opts {
 	char *plot;
 	char *log;
 	char *output;
+	char *metrics;
 	int precondition;
 	double rate[2];
 	double rate_iops[2];

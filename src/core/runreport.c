@@ -48,6 +48,10 @@ int runreport_start(struct dix_run *r)
 	if (r->silent && !r->output)
 		return 0;
 	e = sinks_open(&r->sinks, r->o, r->silent, r->output);
+#ifdef HAVE_MICROHTTPD
+	if (!e && r->metrics)
+		e = sinks_add(&r->sinks, &sink_metrics_ops, r->metrics);
+#endif
 	if (e)
 		return e;
 	rec_devs(r, devs);
@@ -92,7 +96,8 @@ void runreport_interval(struct dix_run *r, const struct meter_sample *s,
 {
 	struct rec_dev devs[DIX_DEVS_MAX];
 	struct rec_interval iv = {
-		.o = r->o, .s = s, .ds = ds, .devs = devs, .ndevs = r->ndevs,
+		.index = r->samples.n, .o = r->o, .s = s, .ds = ds,
+		.devs = devs, .ndevs = r->ndevs,
 		.ranks = rows, .nranks = nrows,
 	};
 

@@ -59,6 +59,8 @@ struct ctl;
  * @sinks: where the run's records go (runreport.h)
  * @output: --output's stream (the caller opens and closes it), or NULL;
  *	written on every rank, silent or not
+ * @metrics: --metrics' endpoint (report/sink.h; the caller opens and
+ *	frees it), or NULL; rank 0's only
  * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
  *	the workers of a phase wait there after their setup until the run's
  *	clock has started
@@ -96,6 +98,7 @@ struct dix_run {
 	int silent;
 	struct dix_sinks sinks;
 	FILE *output;
+	void *metrics;
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cv;
 	int gate_open;

@@ -152,8 +152,11 @@ struct dix_rank_row {
  * @ndevs: entries in @devs
  * @ranks: under MPI, on rank 0: each rank's row (@nranks); else NULL
  * @nranks: entries in @ranks
+ * @index: the run's count of intervals so far, this one included (1 for
+ *	the first): what names the interval in JSON and in --metrics
  */
 struct rec_interval {
+	uint64_t index;
 	const struct dix_opts *o;
 	const struct meter_sample *s;
 	const struct meter_sample *ds;

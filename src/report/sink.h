@@ -135,4 +135,33 @@ extern const struct dix_sink_ops sink_output_ops;
  */
 void *sink_output_new(FILE *f, const struct dix_opts *o);
 
+/* The --metrics sink (sink_metrics.c, built with libmicrohttpd). */
+extern const struct dix_sink_ops sink_metrics_ops;
+
+struct sockaddr_storage;
+
+/**
+ * sink_metrics_addr() - the socket address of a --metrics value: PORT
+ * (127.0.0.1), IPV4:PORT, localhost:PORT or [IPV6]:PORT; the port 1-65535.
+ * Return: 0 with @ss and @sslen set, or -EINVAL with @err saying which
+ * part is wrong and what is allowed.
+ */
+int sink_metrics_addr(const char *spec, struct sockaddr_storage *ss,
+		      unsigned int *sslen, char *err, size_t errlen);
+
+/**
+ * sink_metrics_open() - bind and listen at @spec (sink_metrics_addr()) and
+ * start the HTTP thread that serves /metrics; the sink's records fill it.
+ * Return: the sink's state, or NULL with @err set (a bad address, a port
+ * in use: bind()'s own error).  The caller frees it (sink_metrics_free())
+ * after the run's sinks are closed.
+ */
+void *sink_metrics_open(const char *spec, char *err, size_t errlen);
+
+/** sink_metrics_where() - the address it listens on, as "127.0.0.1:9100". */
+const char *sink_metrics_where(void *priv);
+
+/** sink_metrics_free() - stop serving and release @priv (NULL: nothing). */
+void sink_metrics_free(void *priv);
+
 #endif

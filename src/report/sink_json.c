@@ -210,6 +210,7 @@ static void json_interval(void *priv, const struct rec_interval *r)
 	jw_init(&w, out(priv));
 	jw_obj_open(&w, NULL);
 	jw_str(&w, "type", "interval");
+	jw_uint(&w, "index", r->index);
 	jw_num(&w, "t", s->t, 3);
 	jw_num(&w, "dt", s->dt, 3);
 	jw_num(&w, "read_bps", s->read_bps, 0);
