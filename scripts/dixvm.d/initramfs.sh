@@ -35,6 +35,11 @@ DIXVM_CRC_ORDER="crct10dif_common crct10dif_generic crc_t10dif crc64
 crc64_rocksoft crc64_rocksoft_generic t10_pi"
 DIXVM_SCSI_ORDER="scsi_common scsi_mod $DIXVM_CRC_ORDER sd_mod sg"
 DIXVM_NVME_ORDER="$DIXVM_CRC_ORDER nvme_core nvme"
+# --lio: after the SCSI order (sd_mod), the target core (which needs
+# configfs and crc-t10dif: already loaded from the generic shash above, so
+# its softdep never gets a say), its file backstore and the loopback
+# fabric.  rd_mcp is part of target_core_mod.
+DIXVM_LIO_ORDER="configfs target_core_mod target_core_file tcm_loop"
 
 # Bump when the module tree layout changes so cached archives are rebuilt.
 DIXVM_MODTREE_FORMAT=3
