@@ -38,6 +38,7 @@ struct dix_transition;
  * @nworkers: entries in @workers
  * @m: its meter (--per-device and the per-device transitions)
  * @samples: its intervals
+ * @lat_iv: its share of dix_run.lat_iv (several devices only)
  * @transitions: transitions found in its own throughput
  * @ntransitions: entries in @transitions
  */
@@ -53,6 +54,7 @@ struct dix_dev {
 	int nworkers;
 	struct meter m;
 	struct sample_log samples;
+	struct lat_hist lat_iv[DIX_DIR_NR];
 	struct dix_transition *transitions;
 	int ntransitions;
 };

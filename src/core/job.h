@@ -30,7 +30,10 @@ struct dix_dev;
  * @start: first byte of its slice
  * @end: end of its slice (exclusive)
  * @c: counters (written by the worker only; read by the meter)
- * @lat: completion latency per direction
+ * @lat: completion latency per direction (written by the worker; the
+ *	meter exchanges its max_ns: lat_take())
+ * @lat_seen: the meter's copy of @lat at its last interval (the meter
+ *	thread's only; its max_ns is the largest the meter took)
  * @ext: the bad extents found (written by the worker only; read by
  *	run.c after the worker has been joined)
  * @precond: run the preconditioning pass (sequential writes of the
@@ -54,6 +57,7 @@ struct dix_worker {
 	uint64_t start, end;
 	struct dix_counters c;
 	struct lat_hist lat[DIX_DIR_NR];
+	struct lat_hist lat_seen[DIX_DIR_NR];
 	struct extent_tracker ext;
 	int precond;
 	uint64_t io_size;

@@ -20,17 +20,28 @@
 #include "core/totals.h"
 #include "lib/util.h"
 
+/* The quantiles of the interval's histograms @iv into @s. */
+static void lat_close(struct meter_sample *s, struct lat_hist *iv)
+{
+	int d;
+
+	for (d = 0; d < DIX_DIR_NR; d++)
+		lat_quantiles(&iv[d], &s->lat[d]);
+}
+
 /*
  * Close the interval ending at @now: the total, and with several devices
  * each device's own over the same instant (their meters share the start
  * and the period, so the rows of one interval cover the same time).
+ * The latencies are taken with the counters (run_sample_counters()); the
+ * total's histogram is the devices' summed, as its counters are.
  */
 void run_take_sample(struct dix_run *r, struct meter *m, double now)
 {
 	struct meter_sample s, *ds = NULL;
 	struct dix_counters c;
 	struct cpu_snap cs;
-	int i;
+	int i, d;
 
 	if (r->ndevs > 1) {
 		struct dix_counters dc;
@@ -41,14 +52,20 @@ void run_take_sample(struct dix_run *r, struct meter *m, double now)
 		memset(&c, 0, sizeof(c));
 		ds = xcalloc(r->ndevs, sizeof(*ds));
 		for (i = 0; i < r->ndevs; i++) {
-			struct dix_dev *d = &r->devs[i];
+			struct dix_dev *dv = &r->devs[i];
+			struct lat_hist iv[DIX_DIR_NR];
 
-			run_sum_counters(d->workers, d->nworkers, &dc);
+			memset(iv, 0, sizeof(iv));
+			run_sample_counters(dv->workers, dv->nworkers, &dc, iv);
+			for (d = 0; d < DIX_DIR_NR; d++) {
+				lat_merge(&dv->lat_iv[d], &iv[d]);
+				lat_merge(&r->lat_iv[d], &iv[d]);
+			}
 			counters_add(&c, &dc);
-			meter_sample(&d->m, now, &dc, &ds[i]);
+			meter_sample(&dv->m, now, &dc, &ds[i]);
 		}
 	} else {
-		run_sum_counters(r->workers, r->nworkers, &c);
+		run_sample_counters(r->workers, r->nworkers, &c, r->lat_iv);
 	}
 	if (meter_sample(m, now, &c, &s)) {
 		free(ds);
@@ -57,14 +74,20 @@ void run_take_sample(struct dix_run *r, struct meter *m, double now)
 	cpu_read(&cs);
 	cpu_between(&r->cpu_last, &cs, &s.cpu);
 	r->cpu_last = cs;
+	lat_close(&s, r->lat_iv);
+	for (i = 0; ds && i < r->ndevs; i++)
+		lat_close(&ds[i], r->devs[i].lat_iv);
 	pthread_mutex_lock(&r->lock);
 	sample_log_add(&r->samples, &s);
 	for (i = 0; ds && i < r->ndevs; i++) {
 		ds[i].cpu = s.cpu;	/* the machine's: not per device */
 		sample_log_add(&r->devs[i].samples, &ds[i]);
 	}
-	runreport_interval(r, &s, ds, NULL, 0);
+	runreport_interval(r, &s, ds, NULL, 0, r->lat_iv);
 	pthread_mutex_unlock(&r->lock);
+	memset(r->lat_iv, 0, sizeof(r->lat_iv));
+	for (i = 0; ds && i < r->ndevs; i++)
+		memset(r->devs[i].lat_iv, 0, sizeof(r->devs[i].lat_iv));
 	free(ds);
 }
 
@@ -105,15 +128,17 @@ static int mpi_tick(struct dix_run *r, const struct meter_sample *s,
 	pthread_mutex_lock(&r->lock);
 	ev = dix_mpi_pack_events(r->mpi, r->events, r->nevents, &evlen);
 	pthread_mutex_unlock(&r->lock);
-	verdict = dix_mpi_tick(r->mpi, s, run_elapsed(r), flags, why, ev,
-			       evlen, &g);
+	verdict = dix_mpi_tick(r->mpi, s, s ? r->lat_iv : NULL,
+			       run_elapsed(r), flags, why, ev, evlen, &g);
+	if (s)
+		memset(r->lat_iv, 0, sizeof(r->lat_iv));
 	free(ev);
 	for (i = 0; i < g.nev; i++)
 		run_event(r, &g.ev[i]);
 	if (g.have) {
 		pthread_mutex_lock(&r->lock);
 		sample_log_add(&r->samples, &g.job);
-		runreport_interval(r, &g.job, NULL, g.rows, g.nrows);
+		runreport_interval(r, &g.job, NULL, g.rows, g.nrows, g.lat);
 		pthread_mutex_unlock(&r->lock);
 	}
 	dix_mpi_gather_free(&g);
@@ -164,12 +189,13 @@ void run_mpi_loop(struct dix_run *r, struct meter *m, double end_at,
 			run_wait_until(r, next);
 			continue;
 		}
-		run_sum_counters(r->workers, r->nworkers, &c);
+		run_sample_counters(r->workers, r->nworkers, &c, r->lat_iv);
 		have = !meter_sample(m, now, &c, &s);
 		if (have) {
 			cpu_read(&cs);
 			cpu_between(&r->cpu_last, &cs, &s.cpu);
 			r->cpu_last = cs;
+			lat_close(&s, r->lat_iv);
 		}
 		if (mpi_tick(r, have ? &s : NULL, flags, failed) & DIX_MPI_STOP)
 			break;

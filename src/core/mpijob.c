@@ -269,8 +269,33 @@ void dix_mpi_gather_free(struct dix_mpi_gather *g)
 	memset(g, 0, sizeof(*g));
 }
 
-int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s, double t,
-		 int flags, const char *why, const char *ev, int evlen,
+/*
+ * The job's interval latency: the ranks' histograms summed bucket by
+ * bucket (a percentile of the job is not any mean of the ranks'); the
+ * maximum is the largest of the ranks', which their rows carry.
+ */
+static void lat_reduce(const struct dix_mpi *m, const struct lat_hist *lat,
+		       struct dix_mpi_gather *g)
+{
+	static const struct lat_hist none[DIX_DIR_NR];
+	int i, d;
+
+	MPI_Reduce(lat ? lat : none, g->lat, (int)(DIX_DIR_NR * LAT_WORDS),
+		   MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	if (m->rank)
+		return;
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		g->lat[d].max_ns = 0;
+		for (i = 0; i < m->size; i++)
+			if (g->rows[i].ilat[d].max > g->lat[d].max_ns)
+				g->lat[d].max_ns = g->rows[i].ilat[d].max;
+		lat_quantiles(&g->lat[d], &g->job.lat[d]);
+	}
+}
+
+int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s,
+		 const struct lat_hist *lat, double t, int flags,
+		 const char *why, const char *ev, int evlen,
 		 struct dix_mpi_gather *g)
 {
 	struct dix_rank_row me, *rows = NULL;
@@ -286,6 +311,7 @@ int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s, double t,
 		me.rate_iops = s->iops;
 		me.c = s->tot;
 		me.unwritten = s->unwritten;
+		memcpy(me.ilat, s->lat, sizeof(me.ilat));
 	}
 	if (m->rank == 0) {
 		rows = xcalloc(m->size, sizeof(*rows));
@@ -348,6 +374,7 @@ int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s, double t,
 		free(displs);
 		free(all);
 	}
+	lat_reduce(m, s ? lat : NULL, g);
 	MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	return verdict;
 }

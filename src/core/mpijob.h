@@ -48,6 +48,8 @@ struct dix_mpi;
  * @job: the job's interval: the ranks' rates and counters summed
  * @rows: each rank's row (@nrows of them)
  * @nrows: the ranks
+ * @lat: the job's latency histogram of the interval per direction: the
+ *	ranks' reduced bucket by bucket (@job's lat are its quantiles)
  */
 struct dix_mpi_gather {
 	struct dix_event *ev;
@@ -56,6 +58,7 @@ struct dix_mpi_gather {
 	struct meter_sample job;
 	struct dix_rank_row *rows;
 	int nrows;
+	struct lat_hist lat[DIX_DIR_NR];
 };
 
 /* A rank's state at an interval; the verdict uses the same bits. */
@@ -128,14 +131,16 @@ char *dix_mpi_pack_events(struct dix_mpi *m, const struct dix_event *ev,
 
 /**
  * dix_mpi_tick() - collective, once per interval on every rank: send @s
- * (NULL: nothing measured since the last tick), @flags (DIX_MPI_*), when
+ * (NULL: nothing measured since the last tick) with its latency histogram
+ * @lat (DIX_DIR_NR; NULL with @s), @flags (DIX_MPI_*), when
  * failed @why, and this rank's packed events @ev (@evlen bytes) to rank
  * 0, which sums the interval into @g (@t: the job's time when it has no
  * sample of its own).  The caller frees @g (dix_mpi_gather_free()).
  * Return: the verdict: DIX_MPI_STOP when the job must end now.
  */
-int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s, double t,
-		 int flags, const char *why, const char *ev, int evlen,
+int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s,
+		 const struct lat_hist *lat, double t, int flags,
+		 const char *why, const char *ev, int evlen,
 		 struct dix_mpi_gather *g);
 
 /** dix_mpi_gather_free() - release what dix_mpi_tick() put in @g. */
@@ -183,11 +188,11 @@ static inline char *dix_mpi_pack_events(struct dix_mpi *m,
 	return NULL;
 }
 static inline int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s,
-			       double t, int flags, const char *why,
-			       const char *ev, int evlen,
+			       const struct lat_hist *lat, double t, int flags,
+			       const char *why, const char *ev, int evlen,
 			       struct dix_mpi_gather *g)
 {
-	(void)m; (void)s; (void)t; (void)why; (void)ev; (void)evlen;
+	(void)m; (void)s; (void)lat; (void)t; (void)why; (void)ev; (void)evlen;
 	memset(g, 0, sizeof(*g));
 	return flags & DIX_MPI_STOP;
 }

@@ -92,13 +92,14 @@ void runreport_precond(struct dix_run *r, const struct dix_dev *d)
 
 void runreport_interval(struct dix_run *r, const struct meter_sample *s,
 			const struct meter_sample *ds,
-			const struct dix_rank_row *rows, int nrows)
+			const struct dix_rank_row *rows, int nrows,
+			const struct lat_hist *lat)
 {
 	struct rec_dev devs[DIX_DEVS_MAX];
 	struct rec_interval iv = {
 		.index = r->samples.n, .o = r->o, .s = s, .ds = ds,
 		.devs = devs, .ndevs = r->ndevs,
-		.ranks = rows, .nranks = nrows,
+		.ranks = rows, .nranks = nrows, .lat = lat,
 	};
 
 	rec_devs(r, devs);

@@ -35,11 +35,13 @@ void runreport_precond(struct dix_run *r, const struct dix_dev *d);
 /**
  * runreport_interval() - one meter interval: the total @s, with several
  * devices each device's @ds (else NULL), under MPI on rank 0 each rank's
- * @rows (@nrows; else NULL).
+ * @rows (@nrows; else NULL), and @lat the total's latency histogram of
+ * the interval per direction (@s->lat its quantiles).
  */
 void runreport_interval(struct dix_run *r, const struct meter_sample *s,
 			const struct meter_sample *ds,
-			const struct dix_rank_row *rows, int nrows);
+			const struct dix_rank_row *rows, int nrows,
+			const struct lat_hist *lat);
 
 /** runreport_event() - an event, as recorded in @r->events. */
 void runreport_event(struct dix_run *r, const struct dix_event *ev);

@@ -53,6 +53,9 @@ struct ctl;
  *	preconditioning)
  * @cpu_first: CPU reading when the load started
  * @cpu_last: CPU reading at the last meter sample
+ * @lat_iv: the latencies of the interval the meter is closing, per
+ *	direction (the meter thread's; kept over a take that yields no
+ *	sample, so no latency is lost between intervals)
  * @mpi: the MPI job this rank belongs to (mpijob.h), or NULL
  * @silent: print nothing on stdout (an MPI rank other than 0: rank 0
  *	prints the job's lines)
@@ -94,6 +97,7 @@ struct dix_run {
 	int started;
 	struct cpu_snap cpu_first;
 	struct cpu_snap cpu_last;
+	struct lat_hist lat_iv[DIX_DIR_NR];
 	struct dix_mpi *mpi;
 	int silent;
 	struct dix_sinks sinks;

@@ -22,6 +22,21 @@ void run_sum_counters(struct dix_worker *w, int n, struct dix_counters *c)
 		counters_add(c, &w[i].c);
 }
 
+void run_sample_counters(struct dix_worker *w, int n, struct dix_counters *c,
+			 struct lat_hist *iv)
+{
+	int i, d;
+
+	run_sum_counters(w, n, c);
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		c->ops[d] = 0;
+		for (i = 0; i < n; i++) {
+			lat_take(&iv[d], &w[i].lat_seen[d], &w[i].lat[d]);
+			c->ops[d] += w[i].lat_seen[d].count;
+		}
+	}
+}
+
 /*
  * Sum the workers up.  Their extents move into one list and are merged, so
  * an extent that crosses the boundary of two workers' slices is one.
@@ -30,7 +45,7 @@ void run_gather_dev(struct dix_run *r, struct dix_dev *d,
 		    struct dix_totals *t)
 {
 	size_t n = 0, i;
-	int w;
+	int w, k;
 
 	memset(t, 0, sizeof(*t));
 	run_sum_counters(d->workers, d->nworkers, &t->c);
@@ -40,8 +55,12 @@ void run_gather_dev(struct dix_run *r, struct dix_dev *d,
 	for (w = 0; w < d->nworkers; w++) {
 		struct dix_worker *wk = &d->workers[w];
 
-		lat_merge(&t->lat[DIX_READ], &wk->lat[DIX_READ]);
-		lat_merge(&t->lat[DIX_WRITE], &wk->lat[DIX_WRITE]);
+		for (k = 0; k < DIX_DIR_NR; k++) {
+			lat_merge(&t->lat[k], &wk->lat[k]);
+			/* the meter took the maximum of its intervals */
+			if (wk->lat_seen[k].max_ns > t->lat[k].max_ns)
+				t->lat[k].max_ns = wk->lat_seen[k].max_ns;
+		}
 		/* a worker without errors has no array: memcpy() from NULL is
 		 * undefined even for 0 bytes (UBSan, sanitized file-meter.sh) */
 		if (wk->ext.n)

@@ -15,6 +15,18 @@ struct dix_worker;
 void run_sum_counters(struct dix_worker *w, int n, struct dix_counters *c);
 
 /**
+ * run_sample_counters() - one interval's view of @n workers from @w (the
+ * meter thread's only): @c their counters as run_sum_counters(), and
+ * @iv (DIX_DIR_NR histograms, added to) the latencies completed since
+ * the previous call (lat_take()).  @c's ops are the histograms' counts
+ * taken so far: the worker counts an I/O in both (account_done()), and
+ * one snapshot makes the interval's ops and its latency count agree
+ * exactly, where two reads would differ by the I/Os between them.
+ */
+void run_sample_counters(struct dix_worker *w, int n, struct dix_counters *c,
+			 struct lat_hist *iv);
+
+/**
  * run_gather_dev() - @d's workers summed into @t; their extents move
  * into @t->ext and are merged (one that crosses two slices is one).
  */

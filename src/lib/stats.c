@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stddef.h>
 
 #include "lib/stats.h"
@@ -67,12 +68,19 @@ static uint64_t lat_bucket_value(unsigned int b)
 	return ((uint64_t)(LAT_SUB + sub + 1) << (msb - LAT_SUB_BITS)) - 1;
 }
 
+/*
+ * The maximum is stored before the bucket: a taker that sees the bucket
+ * (lat_take() reads the buckets, then exchanges the maximum) finds this
+ * latency's maximum in the same interval or an earlier one.
+ */
 void lat_add(struct lat_hist *h, uint64_t ns)
 {
-	h->bucket[lat_bucket(ns)]++;
-	h->count++;
-	if (ns > h->max_ns)
-		h->max_ns = ns;
+	unsigned int b = lat_bucket(ns);
+
+	if (ns > __atomic_load_n(&h->max_ns, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->max_ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->bucket[b], h->bucket[b] + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->count, h->count + 1, __ATOMIC_RELAXED);
 }
 
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src)
@@ -104,6 +112,65 @@ uint64_t lat_percentile(const struct lat_hist *h, double q)
 		}
 	}
 	return h->max_ns;
+}
+
+int lat_bucket_bounds(unsigned int b, uint64_t *lo, uint64_t *hi)
+{
+	if (b >= LAT_BUCKETS)
+		return -ERANGE;
+	*lo = b ? lat_bucket_value(b - 1) + 1 : 0;
+	*hi = lat_bucket_value(b);
+	return 0;
+}
+
+/*
+ * The per-interval histogram: the taker diffs the owner's monotonic
+ * buckets against its last copy instead of the owner swapping buffers at
+ * an epoch, because the owner then does no more than it does for the
+ * summary (a check of an epoch per I/O would be new work on the hot
+ * path).  The cost moves to the taker: LAT_BUCKETS loads per histogram
+ * per interval.  The maximum is not monotonic per interval, so it alone
+ * is exchanged: the owner's load-compare-store may then overwrite the
+ * taker's 0 with a latency of this instant, which belongs to the next
+ * interval anyway.
+ */
+uint64_t lat_take(struct lat_hist *iv, struct lat_hist *seen,
+		  struct lat_hist *live)
+{
+	uint64_t n = 0, v, m, lo, hi;
+	int top = -1;
+	unsigned int i;
+
+	for (i = 0; i < LAT_BUCKETS; i++) {
+		v = __atomic_load_n(&live->bucket[i], __ATOMIC_RELAXED);
+		if (v == seen->bucket[i])
+			continue;
+		iv->bucket[i] += v - seen->bucket[i];
+		n += v - seen->bucket[i];
+		seen->bucket[i] = v;
+		top = i;
+	}
+	m = __atomic_exchange_n(&live->max_ns, 0, __ATOMIC_RELAXED);
+	if (m > seen->max_ns)
+		seen->max_ns = m;
+	/* a maximum taken at the previous take, its bucket at this one:
+	 * the interval's maximum is at least its highest bucket's floor */
+	if (top >= 0 && !lat_bucket_bounds(top, &lo, &hi) && m < lo)
+		m = lo;
+	if (m > iv->max_ns)
+		iv->max_ns = m;
+	seen->count += n;
+	iv->count += n;
+	return n;
+}
+
+void lat_quantiles(const struct lat_hist *h, struct lat_quant *q)
+{
+	q->n = h->count;
+	q->p50 = lat_percentile(h, 0.5);
+	q->p99 = lat_percentile(h, 0.99);
+	q->p999 = lat_percentile(h, 0.999);
+	q->max = h->count ? h->max_ns : 0;
 }
 
 void counters_add(struct dix_counters *dst, const struct dix_counters *src)

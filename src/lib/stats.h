@@ -51,10 +51,59 @@ struct lat_hist {
 	uint64_t bucket[LAT_BUCKETS];
 };
 
+/**
+ * lat_add() - count one latency of @ns in @h.  The owner thread is the
+ * only one that adds; its stores are relaxed atomics so another thread
+ * may read @h while it runs (lat_take()), at no cost on the hot path
+ * (a relaxed store is a plain store).
+ */
 void lat_add(struct lat_hist *h, uint64_t ns);
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 /** lat_percentile() - latency in ns at quantile @q (0..1); 0 when empty. */
 uint64_t lat_percentile(const struct lat_hist *h, double q);
+
+/**
+ * lat_bucket_bounds() - the latencies bucket @b holds: [*lo, *hi] in ns.
+ * Return: 0, or -ERANGE when @b >= LAT_BUCKETS.
+ */
+int lat_bucket_bounds(unsigned int b, uint64_t *lo, uint64_t *hi);
+
+/**
+ * lat_take() - add to @iv what @live gained since @seen, and make @seen
+ * its copy: one interval's histogram of a histogram another thread
+ * keeps adding to (lat_add()).
+ * @iv: the interval's histogram (added to, so several workers sum)
+ * @seen: the taker's copy of @live at the previous take (its count is
+ *	the cumulative count taken)
+ * @live: the owner's histogram; its max_ns is exchanged for 0, so the
+ *	interval's maximum is exact; @seen keeps the largest taken
+ *
+ * Only the taker writes @seen; it is the one thread that calls lat_take()
+ * on @live.  An add that runs during the take lands in this interval or
+ * the next, never in both or neither.
+ * Return: the count added to @iv.
+ */
+uint64_t lat_take(struct lat_hist *iv, struct lat_hist *seen,
+		  struct lat_hist *live);
+
+/**
+ * struct lat_quant - what a report prints of a histogram.
+ * @n: latencies counted
+ * @p50: median in ns (0 when @n is 0, as every field)
+ * @p99: 99th percentile
+ * @p999: 99.9th percentile
+ * @max: maximum
+ */
+struct lat_quant {
+	uint64_t n;
+	uint64_t p50;
+	uint64_t p99;
+	uint64_t p999;
+	uint64_t max;
+};
+
+/** lat_quantiles() - @q from @h (lat_percentile()). */
+void lat_quantiles(const struct lat_hist *h, struct lat_quant *q);
 
 struct dix_counters {
 	uint64_t bytes[DIX_DIR_NR];

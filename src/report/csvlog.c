@@ -6,9 +6,10 @@
  * go and the "type" column separates intervals from events, whose rows sit
  * where they happened between the intervals.  Columns added later go at
  * the end, so scripts that index columns keep working: unwritten (blocks
- * read that no run had written, the drift a preconditioned run removes) and
+ * read that no run had written, the drift a preconditioned run removes),
  * the CPU shares the meter and JSON show (machine busy %, dixload's own %
- * of one CPU).
+ * of one CPU), and the interval's latency quantiles per direction (the
+ * JSON interval's lat_ns).
  */
 #include "config.h"
 
@@ -37,6 +38,7 @@ void csv_field(FILE *f, const char *s)
 static void interval_row(FILE *f, const struct meter_sample *s)
 {
 	const struct dix_counters *c = &s->tot;
+	int d;
 
 	fprintf(f, "interval,%.3f,%.3f,%.0f,%.0f,%.0f,%.1f,%llu,%llu,%llu,,,,,,%llu,",
 		s->t, s->dt, s->read_bps, s->write_bps,
@@ -49,7 +51,14 @@ static void interval_row(FILE *f, const struct meter_sample *s)
 	 * as the JSON's busy_pct is null; dixload's own share always exists */
 	if (s->cpu.valid)
 		fprintf(f, "%.1f", s->cpu.busy);
-	fprintf(f, ",%.1f\n", s->cpu.self_pct);
+	fprintf(f, ",%.1f", s->cpu.self_pct);
+	for (d = 0; d < DIX_DIR_NR; d++)
+		fprintf(f, ",%llu,%llu,%llu,%llu",
+			(unsigned long long)s->lat[d].p50,
+			(unsigned long long)s->lat[d].p99,
+			(unsigned long long)s->lat[d].p999,
+			(unsigned long long)s->lat[d].max);
+	fputc('\n', f);
 }
 
 static void event_row(FILE *f, const struct dix_event *e)
@@ -66,7 +75,7 @@ static void event_row(FILE *f, const struct dix_event *e)
 		fprintf(f, "%.3f", e->duration);
 	fputc(',', f);
 	csv_field(f, e->detail ? e->detail : "");
-	fputs(",,,\n", f);
+	fputs(",,,,,,,,,,,\n", f);
 }
 
 /* By time, then by recording order: stable, so simultaneous events keep
@@ -97,7 +106,9 @@ int csv_write(FILE *f, const struct meter_sample *s, size_t n,
 	j = 0;
 
 	fputs("type,t,dt,read_bps,write_bps,total_bps,iops,ops,errors,recovered,"
-	      "kind,what,ok,duration,detail,unwritten,cpu_busy_pct,cpu_self_pct\n",
+	      "kind,what,ok,duration,detail,unwritten,cpu_busy_pct,cpu_self_pct,"
+	      "read_lat_p50_ns,read_lat_p99_ns,read_lat_p999_ns,read_lat_max_ns,"
+	      "write_lat_p50_ns,write_lat_p99_ns,write_lat_p999_ns,write_lat_max_ns\n",
 	      f);
 	/* merge by time; an event at the very end of an interval comes
 	 * after it, as it does on the terminal */

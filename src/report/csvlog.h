@@ -18,7 +18,9 @@
  * @ev/@nev: the events (in time order, as run_event() records them)
  *
  * Columns: type,t,dt,read_bps,write_bps,total_bps,iops,ops,errors,
- * recovered,kind,what,ok,duration,detail.  Interval rows leave the event
+ * recovered,kind,what,ok,duration,detail,unwritten,cpu_busy_pct,
+ * cpu_self_pct, then per direction (read_, write_) lat_p50_ns,
+ * lat_p99_ns, lat_p999_ns, lat_max_ns.  Interval rows leave the event
  * columns empty and the other way round; t is seconds since the start
  * (the interval's end for intervals).  Fields are quoted per RFC 4180.
  * Return: 0, or -EIO when writing failed.

@@ -31,6 +31,9 @@
  * @tot: cumulative counters at @t (Ops, Rec, Err are derived from them)
  * @cpu: CPU time over the interval, the machine's and dixload's (filled by
  *	the run loop, not by meter_sample())
+ * @lat: completion latency of the interval's I/Os per direction (filled by
+ *	the run loop from the interval's histogram; under MPI the job's from
+ *	the ranks' histograms reduced)
  */
 struct meter_sample {
 	double t;
@@ -41,6 +44,7 @@ struct meter_sample {
 	uint64_t unwritten;
 	struct dix_counters tot;
 	struct cpu_usage cpu;
+	struct lat_quant lat[DIX_DIR_NR];
 };
 
 struct meter {

@@ -116,6 +116,8 @@ struct rec_precond {
  * @bad_extents: summary: bad extents found
  * @bad_blocks: summary: blocks in them
  * @lat: summary: p50, p99, p99.9 and max in ns per direction
+ * @ilat: interval: its own latency quantiles per direction (the job's are
+ *	from the reduced histograms, never from these)
  * @self_s: summary: CPU seconds of the rank's process
  * @self_user_s: of them in user mode; @self_sys_s: in the kernel
  * @status: summary: its own exit status
@@ -135,6 +137,7 @@ struct dix_rank_row {
 	uint64_t bad_extents;
 	uint64_t bad_blocks;
 	uint64_t lat[DIX_DIR_NR][4];
+	struct lat_quant ilat[DIX_DIR_NR];
 	double self_s;
 	double self_user_s;
 	double self_sys_s;
@@ -154,6 +157,8 @@ struct dix_rank_row {
  * @nranks: entries in @ranks
  * @index: the run's count of intervals so far, this one included (1 for
  *	the first): what names the interval in JSON and in --metrics
+ * @lat: the interval's latency histogram per direction, of the total
+ *	(under MPI the job's: the ranks' reduced); @s->lat are its quantiles
  */
 struct rec_interval {
 	uint64_t index;
@@ -164,6 +169,7 @@ struct rec_interval {
 	int ndevs;
 	const struct dix_rank_row *ranks;
 	int nranks;
+	const struct lat_hist *lat;
 };
 
 /**

@@ -164,6 +164,35 @@ static void cap_json(struct jw *w, const struct dix_opts *o)
 	jw_obj_close(w);
 }
 
+/*
+ * "lat_ns": p50, p99, p99.9 and max per direction, after the I/Os they
+ * count, n, when @with_n (an interval's; the summary's has its counts in
+ * read_ops and write_ops).
+ */
+static void quant_json(struct jw *w, const struct lat_quant *q, int with_n)
+{
+	int d;
+
+	jw_obj_open(w, "lat_ns");
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		jw_obj_open(w, dirs[d]);
+		if (with_n)
+			jw_uint(w, "n", q[d].n);
+		jw_uint(w, "p50", q[d].p50);
+		jw_uint(w, "p99", q[d].p99);
+		jw_uint(w, "p99.9", q[d].p999);
+		jw_uint(w, "max", q[d].max);
+		jw_obj_close(w);
+	}
+	jw_obj_close(w);
+}
+
+/* An interval's latency (n and the quantiles). */
+static void ilat_json(struct jw *w, const struct lat_quant *q)
+{
+	quant_json(w, q, 1);
+}
+
 /* One device's row of an interval record's devices[]. */
 static void dev_interval_json(struct jw *w, const struct rec_dev *d,
 			      const struct meter_sample *s)
@@ -181,6 +210,7 @@ static void dev_interval_json(struct jw *w, const struct rec_dev *d,
 	jw_uint(w, "err", counters_errors(c));
 	jw_uint(w, "unwritten", s->unwritten);
 	errkind_counts(w, "errors", c->errors, NULL);
+	ilat_json(w, s->lat);
 	jw_obj_close(w);
 }
 
@@ -197,6 +227,7 @@ static void rank_interval_json(struct jw *w, const struct dix_rank_row *x)
 	jw_uint(w, "ops", x->c.ops[DIX_READ] + x->c.ops[DIX_WRITE]);
 	jw_uint(w, "rec", x->c.recovered);
 	jw_uint(w, "err", counters_errors(&x->c));
+	ilat_json(w, x->ilat);
 	jw_obj_close(w);
 }
 
@@ -221,6 +252,7 @@ static void json_interval(void *priv, const struct rec_interval *r)
 	jw_uint(&w, "err", counters_errors(c));
 	jw_uint(&w, "unwritten", s->unwritten);
 	errkind_counts(&w, "errors", c->errors, NULL);
+	ilat_json(&w, s->lat);
 	cpu_json(&w, &s->cpu);
 	jw_obj_close(&w);	/* cpu */
 	cap_json(&w, r->o);
@@ -532,22 +564,24 @@ static void counts_json(struct jw *w, const struct dix_totals *t)
 	errkind_counts(w, "caught", c->caught, NULL);
 }
 
-/* p50, p99, p99.9 and max per direction, from histograms or a rank row. */
+/* The summary's latency, from histograms or a rank row. */
 static void lat_json(struct jw *w, const struct lat_hist *h,
 		     const uint64_t (*v)[4])
 {
+	struct lat_quant q[DIX_DIR_NR];
 	int d;
 
-	jw_obj_open(w, "lat_ns");
 	for (d = 0; d < DIX_DIR_NR; d++) {
-		jw_obj_open(w, dirs[d]);
-		jw_uint(w, "p50", h ? lat_percentile(&h[d], 0.5) : v[d][0]);
-		jw_uint(w, "p99", h ? lat_percentile(&h[d], 0.99) : v[d][1]);
-		jw_uint(w, "p99.9", h ? lat_percentile(&h[d], 0.999) : v[d][2]);
-		jw_uint(w, "max", h ? h[d].max_ns : v[d][3]);
-		jw_obj_close(w);
+		if (h) {
+			lat_quantiles(&h[d], &q[d]);
+			/* the summary's max was always the histogram's */
+			q[d].max = h[d].max_ns;
+		} else {
+			q[d] = (struct lat_quant){ 0, v[d][0], v[d][1],
+						   v[d][2], v[d][3] };
+		}
 	}
-	jw_obj_close(w);
+	quant_json(w, q, 0);
 }
 
 /*

@@ -42,19 +42,24 @@ assert marks.get(3) == ("exec: echo 0 > %s" % sys.argv[4])[:79], marks
 rows = list(csv.reader(open(sys.argv[3])))
 assert rows[0] == ["type", "t", "dt", "read_bps", "write_bps", "total_bps", "iops",
                    "ops", "errors", "recovered", "kind", "what", "ok", "duration",
-                   "detail", "unwritten", "cpu_busy_pct", "cpu_self_pct"], rows[0]
+                   "detail", "unwritten", "cpu_busy_pct", "cpu_self_pct",
+                   "read_lat_p50_ns", "read_lat_p99_ns", "read_lat_p999_ns", "read_lat_max_ns",
+                   "write_lat_p50_ns", "write_lat_p99_ns", "write_lat_p999_ns", "write_lat_max_ns"], rows[0]
 iv = [r for r in rows[1:] if r[0] == "interval"]
 er = [r for r in rows[1:] if r[0] == "event"]
 assert len(iv) == len([o for o in objs if o["type"] == "interval"]), len(iv)
 assert len(er) == len([o for o in objs if o["type"] == "event"]), len(er)
 ts = [float(r[1]) for r in rows[1:]]
 assert ts == sorted(ts), ts
-assert all(len(r) == 18 for r in rows), [len(r) for r in rows]
+assert all(len(r) == 26 for r in rows), [len(r) for r in rows]
 # the interval's unwritten and CPU columns agree with its JSON record
 js = [o for o in objs if o["type"] == "interval"]
 for r, o in zip(iv, js):
     assert int(r[15]) == o["unwritten"], (r, o)
     assert abs(float(r[17]) - o["cpu"]["self_pct"]) < 0.051, (r, o["cpu"])
+    # the latency columns are the JSON interval's lat_ns
+    lat = [o["lat_ns"][d][k] for d in ("read", "write") for k in ("p50", "p99", "p99.9", "max")]
+    assert [int(x) for x in r[18:26]] == lat, (r, o["lat_ns"])
 assert ["exec 'echo broken >&2; exit 3'", "0", "exit 3: broken"] == [er[0][11], er[0][12], er[0][14]], er[0]
 PY
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mpirun -np 4 on files: one meter line per interval, the job's IOPS the sum of the ranks', an --exec run once per host, a rank with a bad target failing the job by rank and path, SIGINT giving one summary.
+# mpirun -np 4 on files: one meter line per interval, the job's IOPS the sum of the ranks', its interval latency counts the sum of the ranks' histograms, an --exec run once per host, a rank with a bad target failing the job by rank and path, SIGINT giving one summary.
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_python
@@ -37,6 +37,17 @@ for r in iv:
     assert sum(x["ops"] for x in r["ranks"]) == r["ops"], r
     s = sum(x["iops"] for x in r["ranks"])
     assert abs(s - r["iops"]) <= 0.1 * 4, (s, r["iops"])
+# the job's interval latency is the ranks' histograms reduced: its counts
+# are the sum of theirs, its maximum the largest, and n is the I/Os
+prev = 0
+for r in iv:
+    for d in ("read", "write"):
+        j, rk = r["lat_ns"][d], [x["lat_ns"][d] for x in r["ranks"]]
+        assert j["n"] == sum(x["n"] for x in rk), (d, j, rk)
+        assert j["max"] == max(x["max"] for x in rk), (d, j, rk)
+        assert j["max"] >= j["p99.9"] >= j["p99"] >= j["p50"], (d, j)
+    assert r["lat_ns"]["read"]["n"] + r["lat_ns"]["write"]["n"] == r["ops"] - prev, r
+    prev = r["ops"]
 summ = recs[-1]
 ranks = summ["ranks"]
 assert sorted(x["rank"] for x in ranks) == [0, 1, 2, 3], ranks

@@ -156,14 +156,17 @@ static void test_csv(void)
 	s[1].cpu.valid = 1;
 	s[1].cpu.busy = 55.25;
 	s[1].cpu.self_pct = 12.5;
+	s[1].lat[1] = (struct lat_quant){ .n = 20, .p50 = 1000, .p99 = 2000,
+					  .p999 = 3000, .max = 3100 };
 	is_int(csv_write(f, s, 2, ev, 2), 0, "csv written");
 	fclose(f);
 	is_str(buf,
-	       "type,t,dt,read_bps,write_bps,total_bps,iops,ops,errors,recovered,kind,what,ok,duration,detail,unwritten,cpu_busy_pct,cpu_self_pct\n"
-	       "event,0.000,,,,,,,,,note,note,,,,,,\n"
-	       "interval,1.000,1.000,1000000,0,1000000,0.0,10,0,0,,,,,,0,,0.0\n"
-	       "event,1.500,,,,,,,,,action,\"exec 'echo \"\"a,b\"\"'\",0,0.250,exit 1: line1,,,\n"
-	       "interval,2.000,1.000,0,2000000,2000000,0.0,30,0,0,,,,,,7,55.2,12.5\n",
+	       "type,t,dt,read_bps,write_bps,total_bps,iops,ops,errors,recovered,kind,what,ok,duration,detail,unwritten,cpu_busy_pct,cpu_self_pct,"
+	       "read_lat_p50_ns,read_lat_p99_ns,read_lat_p999_ns,read_lat_max_ns,write_lat_p50_ns,write_lat_p99_ns,write_lat_p999_ns,write_lat_max_ns\n"
+	       "event,0.000,,,,,,,,,note,note,,,,,,,,,,,,,,\n"
+	       "interval,1.000,1.000,1000000,0,1000000,0.0,10,0,0,,,,,,0,,0.0,0,0,0,0,0,0,0,0\n"
+	       "event,1.500,,,,,,,,,action,\"exec 'echo \"\"a,b\"\"'\",0,0.250,exit 1: line1,,,,,,,,,,,\n"
+	       "interval,2.000,1.000,0,2000000,2000000,0.0,30,0,0,,,,,,7,55.2,12.5,0,0,0,0,1000,2000,3000,3100\n",
 	       "csv: header, rows in time order, RFC 4180 quoting");
 	free(buf);
 }

@@ -177,8 +177,23 @@ static void test_gate(void)
 }
 
 /*
- * The meter on an injected clock: counters as the workers left them, the
- * intervals closed at times the test chooses.  A rate is bytes over the
+ * @ops I/Os of @w in @dir, @bytes in all, as the worker counts them
+ * (account_done()): counters and latencies @ns, @ns + 1 ... ns.
+ */
+static void io_done(struct dix_worker *w, int dir, uint64_t bytes,
+		    uint64_t ops, uint64_t ns)
+{
+	uint64_t i;
+
+	w->c.bytes[dir] += bytes;
+	w->c.ops[dir] += ops;
+	for (i = 0; i < ops; i++)
+		lat_add(&w->lat[dir], ns + i);
+}
+
+/*
+ * The meter on an injected clock: counters and latencies as the workers
+ * left them, the intervals closed at times the test chooses.  A rate is bytes over the
  * time that passed, not over the period; a tick that comes late closes
  * one longer interval; a tick that does not move time closes nothing.
  */
@@ -194,13 +209,10 @@ static void test_clock(void)
 	cpu_read(&b.r.cpu_last);
 	meter_init(&m, 1000.0, 1.0);
 
-	b.w[0].c.bytes[DIX_READ] = 1000000;
-	b.w[0].c.ops[DIX_READ] = 250;
+	io_done(&b.w[0], DIX_READ, 1000000, 250, 1000);
 	run_take_sample(&b.r, &m, 1001.0);
-	b.w[1].c.bytes[DIX_WRITE] = 3000000;
-	b.w[1].c.ops[DIX_WRITE] = 750;
-	b.w[2].c.bytes[DIX_READ] = 2000000;
-	b.w[2].c.ops[DIX_READ] = 500;
+	io_done(&b.w[1], DIX_WRITE, 3000000, 750, 2000);
+	io_done(&b.w[2], DIX_READ, 2000000, 500, 3000);
 	run_take_sample(&b.r, &m, 1003.5);	/* two deadlines late */
 	run_take_sample(&b.r, &m, 1003.5);	/* no time: no interval */
 
@@ -211,6 +223,9 @@ static void test_clock(void)
 		   "the first at t=1 s, 1 s long (%.3f, %.3f)", s->t, s->dt);
 		ok(fabs(s->read_bps - 1e6) < 1e-3, "1 MB read in it: 1 MB/s");
 		ok(fabs(s->iops - 250) < 1e-6, "250 IOPS");
+		ok(s->lat[DIX_READ].n == 250 && !s->lat[DIX_WRITE].n &&
+		   s->lat[DIX_READ].max == 1249,
+		   "its latencies: the 250 reads, the largest 1249 ns");
 		s = &b.r.samples.s[1];
 		ok(fabs(s->t - 3.5) < 1e-9 && fabs(s->dt - 2.5) < 1e-9,
 		   "the late tick: one interval to t=3.5 s, 2.5 s long (%.3f, %.3f)",
@@ -220,6 +235,9 @@ static void test_clock(void)
 		   "its rates over the 2.5 s that passed (R %.0f, W %.0f)",
 		   s->read_bps, s->write_bps);
 		ok(fabs(s->iops - 1250 / 2.5) < 1e-6, "500 IOPS of all workers");
+		ok(s->lat[DIX_READ].n == 500 && s->lat[DIX_WRITE].n == 750 &&
+		   s->lat[DIX_READ].max == 3499 && s->lat[DIX_WRITE].max == 2749,
+		   "its latencies: only those since the first, summed over workers");
 	}
 
 	/* events keep the times they were given, in the order given */
