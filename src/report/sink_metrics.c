@@ -374,12 +374,21 @@ static void events(FILE *f, int om, const struct metrics *m)
 	       "when each event happened, seconds since the load started (JSON event 't'); seq counts from 1 in the order they came");
 	for (i = 0; i < m->nev; i++) {
 		const struct mevent *e = &m->ev[i];
-		const char *ok = e->ok < 0 ? "" : e->ok ? "true" : "false";
+		const char *kv[10] = { "seq", seq, "kind", ev_kinds[e->kind],
+				       "what", e->what };
 
 		snprintf(seq, sizeof(seq), "%d", i + 1);
-		sample(f, "dixload_event_seconds", "", "seq", seq, "kind",
-		       ev_kinds[e->kind], "what", e->what, "ok", ok, "host",
-		       e->host ? e->host : "", NULL);
+		/* an empty label is an absent one to Prometheus: left out */
+		n = 3;
+		if (e->ok >= 0) {
+			kv[2 * n] = "ok";
+			kv[2 * n++ + 1] = e->ok ? "true" : "false";
+		}
+		if (e->host) {
+			kv[2 * n] = "host";
+			kv[2 * n++ + 1] = e->host;
+		}
+		sample_kv(f, "dixload_event_seconds", "", kv, n);
 		value(f, e->t);
 	}
 }
@@ -395,12 +404,13 @@ static void results(FILE *f, int om, const struct metrics *m)
 		       "a throughput transition found after the load: after / before (NaN without steady intervals on both sides)");
 		for (i = 0; i < m->ntr; i++) {
 			const struct mtrans *t = &m->tr[i];
+			const char *kv[8] = { "seq", seq, "event", t->what,
+					      "significant", t->significant ?
+					      "true" : "false", "dev", t->dev };
 
 			snprintf(seq, sizeof(seq), "%d", i + 1);
-			sample(f, "dixload_transition_ratio", "", "seq", seq,
-			       "event", t->what, "dev", t->dev,
-			       "significant", t->significant ? "true" :
-			       "false", NULL);
+			sample_kv(f, "dixload_transition_ratio", "", kv,
+				  t->dev ? 4 : 3);
 			value(f, t->both ? t->ratio : NAN);
 		}
 		family(f, om, "dixload_transition_change_seconds", "gauge",
@@ -754,7 +764,7 @@ static void metrics_transition(void *priv, const struct rec_transition *r)
 	struct metrics *m = priv;
 	struct mtrans t = {
 		.what = xstrdup(r->what ? r->what : ""),
-		.dev = xstrdup(r->dev ? r->dev->path : ""),
+		.dev = r->dev ? xstrdup(r->dev->path) : NULL,
 		.at = r->tr->at, .change_at = r->tr->change_at,
 		.before = r->tr->before, .after = r->tr->after,
 		.ratio = r->tr->ratio,

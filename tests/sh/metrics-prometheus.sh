@@ -1,5 +1,5 @@
 #!/bin/sh
-# --metrics: a real Prometheus (Debian's) scrapes dixload every second during a two-file run; afterwards its HTTP API gives, for every scrape, gauges and counters equal to dixload's JSON interval record of the index the scrape names (total and each device), the exposition parses with prometheus_client in both formats, and a port in use or a bad address stops the run at its start (exit 1).
+# --metrics: a real Prometheus (Debian's) scrapes dixload every second during a two-file run with an --exec event and, with MPI, a two-rank job; afterwards its HTTP API gives, for every scrape, gauges and counters equal to dixload's JSON interval record of the index the scrape names (total, each device, each rank) and the events' series equal the JSON events; the exposition parses with prometheus_client in both formats; a port in use or a bad address stops the run at its start (exit 1).
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_feature microhttpd
@@ -50,16 +50,19 @@ refused() {
 }
 
 dport=$(free_port)
+mport=$(free_port)
 pport=$(free_port)
-[ "$dport" != "$pport" ] || pport=$(free_port)
 cat >"$WORK/prom.yml" <<EOF
 global:
   scrape_interval: 1s
   scrape_timeout: 1s
 scrape_configs:
-  - job_name: dixload
+  - job_name: files
     static_configs:
       - targets: ['127.0.0.1:$dport']
+  - job_name: mpi
+    static_configs:
+      - targets: ['127.0.0.1:$mport']
 EOF
 prometheus --config.file="$WORK/prom.yml" --storage.tsdb.path="$WORK/tsdb" \
 	--web.listen-address="127.0.0.1:$pport" --log.level=warn >"$WORK/prom.log" 2>&1 &
@@ -83,68 +86,63 @@ grep -q "'70000' is not a port (allowed: 1-65535)" "$WORK/re" || fail "bad port:
 refused "IPv6 without brackets" --metrics "::1:$dport"
 refused "address of no interface" --metrics "192.0.2.1:$dport"
 
-# the run: 12 s, intervals of 0.5 s against scrapes of 1 s, two files
-"$DIXLOAD" --dev "$WORK/a.img,$WORK/b.img" --size 8m --bs 4k --runtime 12 \
-	--interval 500 --output-format json --metrics "$dport" \
-	>"$WORK/run.json" 2>"$WORK/run.err" &
-dpid=$!
-i=0
-until get "http://127.0.0.1:$dport/metrics" >"$WORK/text.txt" 2>"$WORK/text.hdr" &&
-	grep -q '^dixload_interval_index' "$WORK/text.txt"; do
-	i=$((i + 1))
-	kill -0 $dpid 2>/dev/null || fail "dixload ended before serving an interval: $(cat "$WORK/run.err")"
-	[ $i -le 100 ] || fail "no interval served within 10 s"
-	sleep 0.1
-done
-grep -q '^text/plain; version=0.0.4' "$WORK/text.hdr" ||
-	fail "no Accept header, yet not the 0.0.4 text format: $(cat "$WORK/text.hdr")"
-get "http://127.0.0.1:$dport/metrics" 'application/openmetrics-text; version=1.0.0' \
-	>"$WORK/om.txt" 2>"$WORK/om.hdr" || fail "OpenMetrics scrape failed: $(cat "$WORK/om.hdr")"
-grep -q '^application/openmetrics-text' "$WORK/om.hdr" ||
-	fail "OpenMetrics asked, not served: $(cat "$WORK/om.hdr")"
-wait $dpid || fail "run: exit $? $(cat "$WORK/run.err")"
-end=$(date +%s)
-# the scrapes' timestamps are Prometheus' own; let it take its last one
-sleep 1.5
+# served PORT - wait until the endpoint on PORT serves an interval (in
+# $WORK/text.txt, its Content-Type in $WORK/text.hdr); $1 is the run's pid
+served() {
+	i=0
+	until get "http://127.0.0.1:$2/metrics" >"$WORK/text.txt" 2>"$WORK/text.hdr" &&
+		grep -q '^dixload_interval_index' "$WORK/text.txt"; do
+		i=$((i + 1))
+		kill -0 "$1" 2>/dev/null || fail "dixload ended before serving an interval: $(cat "$WORK/run.err")"
+		[ $i -le 300 ] || fail "no interval served within 30 s"
+		sleep 0.1
+	done
+}
 
-q=$("$PY" -c 'import sys, urllib.parse; print(urllib.parse.urlencode({"query": sys.argv[1], "time": sys.argv[2]}))' \
-	'{__name__=~"dixload_.+",job="dixload"}[5m]' "$end.9")
-get "http://127.0.0.1:$pport/api/v1/query?$q" >"$WORK/api.json" 2>"$WORK/api.hdr" ||
-	fail "Prometheus API query failed: $(cat "$WORK/api.hdr")"
+# scraped JOB OUT - every dixload sample Prometheus holds of JOB, raw, to OUT
+scraped() {
+	q=$("$PY" -c 'import sys, urllib.parse; print(urllib.parse.urlencode({"query": sys.argv[1], "time": sys.argv[2]}))' \
+		"{__name__=~\"dixload_.+\",job=\"$1\"}[5m]" "$(date +%s)")
+	get "http://127.0.0.1:$pport/api/v1/query?$q" >"$2" 2>"$WORK/api.hdr" ||
+		fail "Prometheus API query failed: $(cat "$WORK/api.hdr")"
+}
 
-"$PY" - "$WORK/run.json" "$WORK/api.json" "$WORK/text.txt" "$WORK/om.txt" "$WORK/a.img" "$WORK/b.img" <<'EOF' || exit 1
+cat >"$WORK/check.py" <<'EOF'
+# check.py RUN.json API.json [TEXT OM]: Prometheus' scrapes against the JSON
 import json, sys
 from collections import defaultdict
-from prometheus_client.parser import text_string_to_metric_families
-from prometheus_client.openmetrics.parser import \
-    text_string_to_metric_families as om_families
 
-run, api, text, om, devs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+run, api = sys.argv[1], sys.argv[2]
 BS = 4096
 
 def fail(msg):
     print("FAIL: " + msg)
     sys.exit(1)
 
-# the expositions parse, and name the same families
-fams = {f.name: f for f in text_string_to_metric_families(open(text).read())}
-omf = {f.name: f for f in om_families(open(om).read())}
-for need in ("dixload_interval_index", "dixload_interval_end_seconds",
-             "dixload_rate_bytes_per_second", "dixload_bytes", "dixload_ops",
-             "dixload_errors", "dixload_caught", "dixload_device_ops",
-             "dixload_run", "dixload_events"):
-    # the 0.0.4 format has no info type: a gauge named as its sample
-    if (need if need != "dixload_run" else "dixload_run_info") not in fams:
-        fail("0.0.4 text: no family %s (have %s)" % (need, sorted(fams)))
-    if need not in omf:
-        fail("OpenMetrics: no family %s (have %s)" % (need, sorted(omf)))
-if omf["dixload_bytes"].type != "counter" or omf["dixload_run"].type != "info":
-    fail("OpenMetrics types: bytes %s, run %s" % (omf["dixload_bytes"].type,
-                                                  omf["dixload_run"].type))
-print("expositions parse: %d families (0.0.4), %d (OpenMetrics)" % (len(fams), len(omf)))
+if len(sys.argv) > 3:
+    # the expositions parse, and name the families
+    from prometheus_client.parser import text_string_to_metric_families
+    from prometheus_client.openmetrics.parser import \
+        text_string_to_metric_families as om_families
+    fams = {f.name: f for f in text_string_to_metric_families(open(sys.argv[3]).read())}
+    omf = {f.name: f for f in om_families(open(sys.argv[4]).read())}
+    for need in ("dixload_interval_index", "dixload_interval_end_seconds",
+                 "dixload_rate_bytes_per_second", "dixload_bytes", "dixload_ops",
+                 "dixload_errors", "dixload_caught", "dixload_device_ops",
+                 "dixload_run", "dixload_events", "dixload_event_seconds"):
+        # the 0.0.4 format has no info type: a gauge named as its sample
+        if (need if need != "dixload_run" else "dixload_run_info") not in fams:
+            fail("0.0.4 text: no family %s (have %s)" % (need, sorted(fams)))
+        if need not in omf:
+            fail("OpenMetrics: no family %s (have %s)" % (need, sorted(omf)))
+    if omf["dixload_bytes"].type != "counter" or omf["dixload_run"].type != "info":
+        fail("OpenMetrics types: bytes %s, run %s" % (omf["dixload_bytes"].type,
+                                                      omf["dixload_run"].type))
+    print("expositions parse: %d families (0.0.4), %d (OpenMetrics)" % (len(fams), len(omf)))
 
 recs = [json.loads(l) for l in open(run)]
 ivs = {r["index"]: r for r in recs if r["type"] == "interval"}
+evs = [r for r in recs if r["type"] == "event"]
 if sorted(ivs) != list(range(1, len(ivs) + 1)):
     fail("JSON interval indexes are not 1..n: %s" % sorted(ivs))
 
@@ -177,26 +175,29 @@ def same(what, idx, prom, want, decimals):
     if not ok:
         fail("interval %d: %s: Prometheus %r, JSON %r" % (idx, what, prom, want))
 
-def check_row(s, idx, row, prefix, lab, total):
-    """a JSON interval row (the total or a device) against one scrape"""
-    same(prefix + "read_bps", idx, g(s, "dixload_%srate_bytes_per_second" % prefix, dir="read", **lab), row["read_bps"], 0)
-    same(prefix + "write_bps", idx, g(s, "dixload_%srate_bytes_per_second" % prefix, dir="write", **lab), row["write_bps"], 0)
-    same(prefix + "iops", idx, g(s, "dixload_%srate_iops" % prefix, **lab), row["iops"], 1)
-    same(prefix + "dt", idx, g(s, "dixload_%sinterval_length_seconds" % prefix if prefix else "dixload_interval_length_seconds", **lab), row["dt"], 3)
-    same(prefix + "unwritten", idx, g(s, "dixload_%sinterval_unwritten_blocks" % prefix, **lab), row["unwritten"], None)
-    ops = [g(s, "dixload_%sops_total" % prefix, dir=d, **lab) for d in ("read", "write")]
+def check_row(s, idx, row, prefix, lab):
+    """a JSON interval row (the total, a device, a rank) against one scrape"""
+    p = "dixload_" + prefix
+    same(prefix + "read_bps", idx, g(s, p + "rate_bytes_per_second", dir="read", **lab), row["read_bps"], 0)
+    same(prefix + "write_bps", idx, g(s, p + "rate_bytes_per_second", dir="write", **lab), row["write_bps"], 0)
+    same(prefix + "iops", idx, g(s, p + "rate_iops", **lab), row["iops"], 1)
+    same(prefix + "dt", idx, g(s, p + "interval_length_seconds", **lab), row["dt"], 3)
+    if "unwritten" in row:
+        same(prefix + "unwritten", idx, g(s, p + "interval_unwritten_blocks", **lab), row["unwritten"], None)
+    ops = [g(s, p + "ops_total", dir=d, **lab) for d in ("read", "write")]
     same(prefix + "ops", idx, sum(ops), row["ops"], None)
     for d, n in zip(("read", "write"), ops):
-        same(prefix + d + " bytes (ops x bs)", idx, g(s, "dixload_%sbytes_total" % prefix, dir=d, **lab), n * BS, None)
-    same(prefix + "rec", idx, g(s, "dixload_%srecovered_total" % prefix, **lab), row["rec"], None)
+        same(prefix + d + " bytes (ops x bs)", idx, g(s, p + "bytes_total", dir=d, **lab), n * BS, None)
+    same(prefix + "rec", idx, g(s, p + "recovered_total", **lab), row["rec"], None)
     errs = 0
-    for k, v in row["errors"].items():
-        pv = g(s, "dixload_%serrors_total" % prefix, kind=k, **lab)
-        same(prefix + "errors." + k, idx, pv, v, None)
+    for k in ("io", "verify", "guard", "app", "ref", "unknown"):
+        pv = g(s, p + "errors_total", kind=k, **lab)
+        if "errors" in row:
+            same(prefix + "errors." + k, idx, pv, row["errors"][k], None)
         errs += pv
     same(prefix + "err", idx, errs, row["err"], None)
 
-seen = []
+seen, rows = [], 0
 for ts in sorted(scrapes):
     s = scrapes[ts]
     if ("dixload_interval_index",) not in s:
@@ -206,18 +207,82 @@ for ts in sorted(scrapes):
         fail("a scrape names interval %d, the JSON has %d intervals" % (idx, len(ivs)))
     iv = ivs[idx]
     same("t", idx, g(s, "dixload_interval_end_seconds"), iv["t"], 3)
-    check_row(s, idx, iv, "", {}, True)
-    if len(iv["devices"]) != len(devs):
-        fail("interval %d: %d device rows" % (idx, len(iv["devices"])))
-    for row in iv["devices"]:
-        check_row(s, idx, row, "device_", {"dev": row["dev"]}, False)
+    check_row(s, idx, iv, "", {})
+    for row in iv.get("devices", []):
+        check_row(s, idx, row, "device_", {"dev": row["dev"]})
+        rows += 1
+    for row in iv.get("ranks", []):
+        check_row(s, idx, row, "rank_", {"rank": str(row["rank"]), "host": row["host"]})
+        rows += 1
     seen.append(idx)
 if len(seen) < 4:
-    fail("only %d scrapes saw an interval (want >= 4 of a 12 s run): %s" % (len(seen), seen))
+    fail("only %d scrapes saw an interval (want >= 4): %s" % (len(seen), seen))
 last = seen[-1]
 if last < len(ivs) - 2:
     fail("the last scrape saw interval %d of %d" % (last, len(ivs)))
-print("%d scrapes, intervals %s of %d: every gauge and counter equals the JSON record of its index; the last scrape (interval %d) has ops %d, err %d"
-      % (len(seen), seen, len(ivs), last, ivs[last]["ops"], ivs[last]["err"]))
+
+# the events of the last scrape: the JSON's first ones, in order
+s = scrapes[max(scrapes)]
+series = {dict(k[1:])["seq"]: (dict(k[1:]), v) for k, v in s.items()
+          if k[0] == "dixload_event_seconds"}
+if sorted(int(q) for q in series) != list(range(1, len(series) + 1)):
+    fail("event series are not seq 1..n: %s" % sorted(series))
+if len(series) > len(evs):
+    fail("%d event series, %d JSON events" % (len(series), len(evs)))
+for q, (lab, v) in series.items():
+    e = evs[int(q) - 1]
+    want = {"seq": q, "kind": e["kind"], "what": e["what"]}
+    if "ok" in e:
+        want["ok"] = "true" if e["ok"] else "false"
+    if "host" in e:
+        want["host"] = e["host"]
+    if lab != want:
+        fail("event %s: labels %s, JSON %s" % (q, lab, want))
+    same("event %s t" % q, 0, v, e["t"], 3)
+for kind in ("action", "change", "note"):
+    n = g(s, "dixload_events_total", kind=kind)
+    if n != sum(1 for lab, v in series.values() if lab["kind"] == kind):
+        fail("dixload_events_total{kind=%s} %s, not its series' count" % (kind, n))
+print("%d scrapes, intervals %s of %d, %d device or rank rows: every gauge and counter equals the JSON record of its index; the last scrape (interval %d: ops %d, err %d) has %d event series equal to the JSON's"
+      % (len(seen), seen, len(ivs), rows, last, ivs[last]["ops"], ivs[last]["err"], len(series)))
 EOF
+
+# two files, 10 s, intervals of 0.5 s against scrapes of 1 s, an action at 2 s
+"$DIXLOAD" --dev "$WORK/a.img,$WORK/b.img" --size 8m --bs 4k --runtime 10 \
+	--interval 500 --output-format json --metrics "$dport" --exec 'true@2' \
+	>"$WORK/run.json" 2>"$WORK/run.err" &
+dpid=$!
+served $dpid "$dport"
+grep -q '^text/plain; version=0.0.4' "$WORK/text.hdr" ||
+	fail "no Accept header, yet not the 0.0.4 text format: $(cat "$WORK/text.hdr")"
+sleep 2.5	# past the action
+get "http://127.0.0.1:$dport/metrics" 'application/openmetrics-text; version=1.0.0' \
+	>"$WORK/om.txt" 2>"$WORK/om.hdr" || fail "OpenMetrics scrape failed: $(cat "$WORK/om.hdr")"
+grep -q '^application/openmetrics-text' "$WORK/om.hdr" ||
+	fail "OpenMetrics asked, not served: $(cat "$WORK/om.hdr")"
+get "http://127.0.0.1:$dport/metrics" >"$WORK/text.txt" 2>/dev/null || fail "scrape failed"
+wait $dpid || fail "run: exit $? $(cat "$WORK/run.err")"
+# the scrapes' timestamps are Prometheus' own; let it take its last one
+sleep 1.5
+scraped files "$WORK/api.json"
+"$PY" "$WORK/check.py" "$WORK/run.json" "$WORK/api.json" "$WORK/text.txt" "$WORK/om.txt" || exit 1
+
+# under MPI rank 0 serves the job, with a row per rank
+if have_mpi; then
+	mpi_dix 2 --dev "$WORK/m%r.img" --size 8m --bs 4k --runtime 8 \
+		--interval 500 --output-format json --metrics "$mport" \
+		>"$WORK/mpi.json" 2>"$WORK/run.err" &
+	dpid=$!
+	served $dpid "$mport"
+	grep -q '^dixload_rank_ops_total{rank="1"' "$WORK/text.txt" ||
+		fail "no rank 1 series: $(grep rank_ops "$WORK/text.txt")"
+	wait $dpid || fail "mpirun: exit $? $(cat "$WORK/run.err")"
+	sleep 1.5
+	scraped mpi "$WORK/api-mpi.json"
+	"$PY" "$WORK/check.py" "$WORK/mpi.json" "$WORK/api-mpi.json" || exit 1
+elif [ "${DIXLOAD_TEST_NO_SKIP:-0}" = 1 ]; then
+	fail "would leave the MPI part out, but DIXLOAD_TEST_NO_SKIP=1: no MPI build or no mpirun"
+else
+	echo "MPI part left out: this dixload has no MPI or mpirun is missing"
+fi
 echo "metrics checks passed"
