@@ -164,14 +164,61 @@ static void count(FILE *f, uint64_t v)
 }
 
 /*
- * One row of counters: the total's (no labels), a device's (dev) or a
- * rank's (rank, host), its labels in @kv (@nkv pairs).
+ * One row of counters and latencies: the total's (no labels), a device's
+ * (dev) or a rank's (rank, host), its labels in @kv (@nkv pairs).
  */
 struct crow {
 	const struct dix_counters *c;
 	const char *kv[4];
 	int nkv;
+	const struct lat_quant *lat;
 };
+
+/*
+ * The interval's latency of @n rows, per direction: the quantiles as
+ * seconds (quantile "1" is the maximum; NaN when the interval completed
+ * none, where the JSON prints 0) and the completions they count.
+ */
+static void latency_families(FILE *f, int om, const char *prefix,
+			     const struct crow *rows, int n)
+{
+	static const char *const qname[] = { "0.5", "0.99", "0.999", "1" };
+	const char *kv[8];
+	char name[96];
+	int i, d, k, nkv;
+
+	snprintf(name, sizeof(name), "dixload_%slatency_seconds", prefix);
+	family(f, om, name, "gauge",
+	       "completion latency of the interval's I/Os by direction, from its histogram: quantile 0.5, 0.99, 0.999 and 1 (the maximum); NaN when it completed none (JSON lat_ns, in ns)");
+	for (i = 0; i < n; i++)
+		for (d = 0; d < DIX_DIR_NR; d++) {
+			const struct lat_quant *q = &rows[i].lat[d];
+			const uint64_t v[] = { q->p50, q->p99, q->p999, q->max };
+
+			nkv = rows[i].nkv;
+			memcpy(kv, rows[i].kv, sizeof(rows[i].kv));
+			kv[2 * nkv] = "dir";
+			kv[2 * nkv + 1] = dirs[d];
+			kv[2 * nkv + 2] = "quantile";
+			for (k = 0; k < 4; k++) {
+				kv[2 * nkv + 3] = qname[k];
+				sample_kv(f, name, "", kv, nkv + 2);
+				value(f, q->n ? v[k] / 1e9 : NAN);
+			}
+		}
+	snprintf(name, sizeof(name), "dixload_%slatency_ios", prefix);
+	family(f, om, name, "gauge",
+	       "completions in the interval the latencies count, by direction (JSON lat_ns.DIR.n)");
+	for (i = 0; i < n; i++)
+		for (d = 0; d < DIX_DIR_NR; d++) {
+			nkv = rows[i].nkv;
+			memcpy(kv, rows[i].kv, sizeof(rows[i].kv));
+			kv[2 * nkv] = "dir";
+			kv[2 * nkv + 1] = dirs[d];
+			sample_kv(f, name, "", kv, nkv + 1);
+			count(f, rows[i].lat[d].n);
+		}
+}
 
 /*
  * The counter families of @n rows, @prefix naming their scope ("",
@@ -433,7 +480,7 @@ static void results(FILE *f, int om, const struct metrics *m)
 /* The whole exposition of @m (its lock held) to @f. */
 static void render(FILE *f, int om, const struct metrics *m)
 {
-	struct crow total = { .c = &m->s.tot }, *v;
+	struct crow total = { .c = &m->s.tot, .lat = m->s.lat }, *v;
 	char (*rk)[16];
 	char nr[16];
 	int i;
@@ -447,14 +494,17 @@ static void render(FILE *f, int om, const struct metrics *m)
 	if (m->index) {
 		total_gauges(f, om, m);
 		counter_families(f, om, "", &total, 1);
+		latency_families(f, om, "", &total, 1);
 	}
 	if (m->index && m->nds) {
 		v = xcalloc(m->nds, sizeof(*v));
 		for (i = 0; i < m->nds; i++)
 			v[i] = (struct crow){ &m->ds[i].tot,
-					      { "dev", m->dev[i] }, 1 };
+					      { "dev", m->dev[i] }, 1,
+					      m->ds[i].lat };
 		device_gauges(f, om, m);
 		counter_families(f, om, "device_", v, m->nds);
+		latency_families(f, om, "device_", v, m->nds);
 		free(v);
 	}
 	if (m->index && m->nranks) {
@@ -464,10 +514,12 @@ static void render(FILE *f, int om, const struct metrics *m)
 			snprintf(rk[i], sizeof(rk[i]), "%d", m->ranks[i].rank);
 			v[i] = (struct crow){ &m->ranks[i].c,
 					      { "rank", rk[i], "host",
-						m->ranks[i].host }, 2 };
+						m->ranks[i].host }, 2,
+					      m->ranks[i].ilat };
 		}
 		rank_gauges(f, om, m, rk);
 		counter_families(f, om, "rank_", v, m->nranks);
+		latency_families(f, om, "rank_", v, m->nranks);
 		free(v);
 		free(rk);
 	}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --metrics: a real Prometheus (Debian's) scrapes dixload every second during a two-file run with an --exec event and, with MPI, a two-rank job; afterwards its HTTP API gives, for every scrape, gauges and counters equal to dixload's JSON interval record of the index the scrape names (total, each device, each rank) and the events' series equal the JSON events; the exposition parses with prometheus_client in both formats; a port in use or a bad address stops the run at its start (exit 1).
+# --metrics: a real Prometheus (Debian's) scrapes dixload every second during a two-file run with an --exec event and, with MPI, a two-rank job; afterwards its HTTP API gives, for every scrape, gauges (rates, latency quantiles) and counters equal to dixload's JSON interval record of the index the scrape names (total, each device, each rank) and the events' series equal the JSON events; the exposition parses with prometheus_client in both formats; a port in use or a bad address stops the run at its start (exit 1).
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_feature microhttpd
@@ -109,6 +109,7 @@ scraped() {
 
 cat >"$WORK/check.py" <<'EOF'
 # check.py RUN.json API.json [TEXT OM]: Prometheus' scrapes against the JSON
+# (rates, counters and latency quantiles of the total, each device, each rank)
 import json, sys
 from collections import defaultdict
 
@@ -129,7 +130,8 @@ if len(sys.argv) > 3:
     for need in ("dixload_interval_index", "dixload_interval_end_seconds",
                  "dixload_rate_bytes_per_second", "dixload_bytes", "dixload_ops",
                  "dixload_errors", "dixload_caught", "dixload_device_ops",
-                 "dixload_run", "dixload_events", "dixload_event_seconds"):
+                 "dixload_run", "dixload_events", "dixload_event_seconds",
+                 "dixload_latency_seconds", "dixload_device_latency_seconds"):
         # the 0.0.4 format has no info type: a gauge named as its sample
         if (need if need != "dixload_run" else "dixload_run_info") not in fams:
             fail("0.0.4 text: no family %s (have %s)" % (need, sorted(fams)))
@@ -196,6 +198,17 @@ def check_row(s, idx, row, prefix, lab):
             same(prefix + "errors." + k, idx, pv, row["errors"][k], None)
         errs += pv
     same(prefix + "err", idx, errs, row["err"], None)
+    # the interval's latency: seconds to the JSON's ns, NaN where it has n 0
+    for d in ("read", "write"):
+        q = row["lat_ns"][d]
+        same(prefix + d + " lat n", idx, g(s, p + "latency_ios", dir=d, **lab), q["n"], None)
+        for qn, key in (("0.5", "p50"), ("0.99", "p99"), ("0.999", "p99.9"), ("1", "max")):
+            v = g(s, p + "latency_seconds", dir=d, quantile=qn, **lab)
+            if q["n"] == 0:
+                if v == v:
+                    fail("interval %d: %s%s %s: %r with no completions, not NaN" % (idx, prefix, d, key, v))
+                continue
+            same(prefix + d + " lat " + key, idx, round(v * 1e9), q[key], None)
 
 seen, rows = [], 0
 for ts in sorted(scrapes):
@@ -247,8 +260,8 @@ print("%d scrapes, intervals %s of %d, %d device or rank rows: every gauge and c
       % (len(seen), seen, len(ivs), rows, last, ivs[last]["ops"], ivs[last]["err"], len(series)))
 EOF
 
-# two files, 10 s, intervals of 0.5 s against scrapes of 1 s, an action at 2 s
-"$DIXLOAD" --dev "$WORK/a.img,$WORK/b.img" --size 8m --bs 4k --runtime 10 \
+# two files, 12 s, intervals of 0.5 s against scrapes of 1 s, an action at 2 s
+"$DIXLOAD" --dev "$WORK/a.img,$WORK/b.img" --size 8m --bs 4k --runtime 12 \
 	--interval 500 --output-format json --metrics "$dport" --exec 'true@2' \
 	>"$WORK/run.json" 2>"$WORK/run.err" &
 dpid=$!
