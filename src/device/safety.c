@@ -255,6 +255,39 @@ const char *safety_scratch_kind(const char *diskdir)
 	return NULL;
 }
 
+/*
+ * A mapping (dm, md) whose every slave is a scratch disk, or a mapping
+ * over such mappings (up to four levels), is scratch too: the mappings the
+ * VM bed makes over scsi_debug are written without --force whatever they
+ * hold, as the disk beneath them would be.
+ */
+static const char *stacked_scratch_kind(const char *sysroot, const char *dir,
+					int depth)
+{
+	char list[1024], sub[PATH_MAX], *save, *tok;
+	const char *kind = NULL;
+
+	if (depth >= 4 || !blkview_list_dir(dir, "slaves", list, sizeof(list)))
+		return NULL;
+	for (tok = strtok_r(list, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		struct blkview bv;
+		unsigned int ma, mi;
+		const char *k = NULL;
+
+		if (blkview_name_dev(sysroot, tok, &ma, &mi) ||
+		    blkview_read_dev(sysroot, ma, mi, &bv))
+			return NULL;
+		if (!blkview_diskdir(sysroot, &bv, sub, sizeof(sub)))
+			k = safety_scratch_kind(sub);
+		if (!k && !blkview_sysdir(sysroot, ma, mi, sub, sizeof(sub)))
+			k = stacked_scratch_kind(sysroot, sub, depth + 1);
+		if (!k)
+			return NULL;
+		kind = k;
+	}
+	return kind;
+}
+
 /* "an", except before consonant sounds; "xfs" is read letter by letter. */
 static const char *article(const char *word)
 {
@@ -357,11 +390,15 @@ static void add_finding(char *acc, size_t len, const char *phrase)
 
 /*
  * Checks --force may override, for a block device: holders, partitions,
- * signatures.  Findings are appended to @acc.
+ * signatures.  Findings are appended to @acc.  A scratch device is
+ * checked for holders only: its contents are dixload's to destroy, but a
+ * mapping (md, LVM) stacked on it is live, and writing beneath it would
+ * corrupt what reads through the mapping (issue 23: the disk beneath the
+ * bed's dm-crypt mapping is a scsi_debug disk).
  */
 static int block_findings(const struct safety_env *env,
 			  const struct blkview *bv, const char *node,
-			  char *acc, size_t len)
+			  int scratch, char *acc, size_t len)
 {
 	char dir[PATH_MAX], list[1024], phrase[1400];
 	int n, r;
@@ -374,6 +411,8 @@ static int block_findings(const struct safety_env *env,
 			 "is held by %s (device-mapper/md/LVM)", list);
 		add_finding(acc, len, phrase);
 	}
+	if (scratch)
+		return 0;
 	if (!bv->is_partition) {
 		n = blkview_partitions(dir, list, sizeof(list));
 		if (n) {
@@ -495,12 +534,15 @@ static int check_block(const struct safety_env *env, const char *path,
 		return -1;
 
 	/* The disk decides whether this (or its partition) is a scratch device. */
-	if (!blkview_diskdir(env->sysroot, bv, dir, sizeof(dir)))
+	if (!blkview_diskdir(env->sysroot, bv, dir, sizeof(dir))) {
 		scratch = safety_scratch_kind(dir);
-	if (force || scratch)
+		if (!scratch)
+			scratch = stacked_scratch_kind(env->sysroot, dir, 0);
+	}
+	if (force)
 		return 0;
 
-	r = block_findings(env, bv, node, findings, sizeof(findings));
+	r = block_findings(env, bv, node, !!scratch, findings, sizeof(findings));
 	if (r < 0) {
 		snprintf(why, len, "%s: cannot probe for data signatures: %s",
 			 path, strerror(-r));

@@ -323,6 +323,35 @@ static void test_loop(void)
 		refused(check(&env, loopdev, 1), "mounted scratch device: refused",
 			"mounted on /mnt/s", NULL);
 		env.mountinfo = real_env.mountinfo;
+		/* ...and so does a mapping on it, unless --force. */
+		snprintf(rel, sizeof(rel), "devices/virtual/block/%s/holders/dm-7", name);
+		fs_link(root, rel, "../../dm-7");
+		fs_write(root, "devices/virtual/block/dm-7/dev", "252:7\n");
+		fs_link(root, "dev/block/252:7", "../../devices/virtual/block/dm-7");
+		fs_link(root, "class/block/dm-7", "../../devices/virtual/block/dm-7");
+		refused(check(&env, loopdev, 0), "scratch device held by dm-7: refused",
+			"is held by dm-7", "use --force", NULL);
+		allowed(check(&env, loopdev, 1), "scratch device held by dm-7: allowed with --force");
+
+		/* A mapping over a scsi_debug disk is scratch too, ext4 and all. */
+		snprintf(root, sizeof(root), "%s/sys-stack", tmp);
+		fake_loop_tree(root, ma, mn, name);
+		fs_write(root, "devices/virtual/block/sdz/dev", "8:250\n");
+		fs_write(root, "devices/virtual/block/sdz/device/model", "scsi_debug      \n");
+		fs_link(root, "dev/block/8:250", "../../devices/virtual/block/sdz");
+		fs_link(root, "class/block/sdz", "../../devices/virtual/block/sdz");
+		snprintf(rel, sizeof(rel), "devices/virtual/block/%s/slaves/sdz", name);
+		fs_link(root, rel, "../../sdz");
+		env.sysroot = root;
+		allowed(check(&env, loopdev, 0), "mapping over scsi_debug with ext4: scratch, allowed");
+		/* one slave that is no scratch disk makes it no scratch mapping */
+		fs_write(root, "devices/virtual/block/sdy/dev", "8:251\n");
+		fs_link(root, "dev/block/8:251", "../../devices/virtual/block/sdy");
+		fs_link(root, "class/block/sdy", "../../devices/virtual/block/sdy");
+		snprintf(rel, sizeof(rel), "devices/virtual/block/%s/slaves/sdy", name);
+		fs_link(root, rel, "../../sdy");
+		refused(check(&env, loopdev, 0), "mapping over scsi_debug and another disk: refused",
+			"carries an ext4 filesystem", NULL);
 		env.sysroot = real_env.sysroot;
 
 		/* A real mount. */
