@@ -101,6 +101,22 @@ int dmctl_table(unsigned int major, unsigned int minor, int table,
 	return e;
 }
 
+int dmmap_mismatches(unsigned int major, unsigned int minor, uint64_t *count)
+{
+	uint8_t *buf;
+	size_t len;
+	uint32_t n;
+	int r;
+
+	*count = 0;
+	r = dmctl_table(major, minor, 0, &buf, &len, &n, NULL);
+	if (r)
+		return r;
+	r = dmt_integrity_mismatches(buf, len, n, count);
+	free(buf);
+	return r;
+}
+
 const char *dmmap_mode_name(char mode)
 {
 	switch (mode) {

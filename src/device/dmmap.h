@@ -88,6 +88,16 @@ int dmctl_table(unsigned int major, unsigned int minor, int table,
 		uint8_t **buf, size_t *len, uint32_t *count, char *name);
 
 /**
+ * dmmap_mismatches() - the checksum mismatches dm-integrity counted on
+ * mapping @major:@minor since its table was loaded (the first field of its
+ * status line, summed over its integrity lines; a reload starts it at 0).
+ *
+ * Return: the number of integrity lines (0: the mapping has none), or
+ * -errno.
+ */
+int dmmap_mismatches(unsigned int major, unsigned int minor, uint64_t *count);
+
+/**
  * dmmap_read() - describe the mapping @major:@minor and the mappings
  * under it.  @sysroot: where sysfs is ("/sys").
  *

@@ -319,7 +319,10 @@ static void act_dmreload(struct ctl *c, const struct action *a)
 	int e;
 
 	ctl_action_what(a, what, sizeof(what));
+	/* dm-integrity's counter starts again at 0 with the new table */
+	dmbind_mismatch_bank(a->major, a->minor, 1);
 	e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
+	dmbind_mismatch_bank(a->major, a->minor, 0);
 	dur = dix_now() - start;
 	snapshot_diff(c, &d);
 	memset(&data, 0, sizeof(data));
@@ -415,6 +418,7 @@ static void *ctl_main(void *arg)
 {
 	struct ctl *c = arg;
 	double t0 = c->sink.t0, tick = t0 + c->tick, end;
+	char *text;
 
 	for (;;) {
 		double next = tick, now;
@@ -458,6 +462,11 @@ static void *ctl_main(void *arg)
 	/* the workers have closed their TFMs: what --priority changed can
 	 * be put back and what it registered deleted */
 	prio_undo(&c->prio, prio_event, c);
+	/* the workers are done: what dm-integrity counted is the run's */
+	text = dmbind_mismatches();
+	if (text)
+		note(c, "%s", text);
+	free(text);
 	/* a last look: a change in the final interval still gets reported */
 	watch_tick(c);
 	/* the workers are gone with their TFMs: what --alg instantiated goes */

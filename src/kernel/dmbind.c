@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,14 @@ static struct {
 	int n;
 	/* per watched mapping and algorithm: the driver last announced */
 	char announced[WATCH_MAX][DMMAP_ALGS][DMT_NAME_LEN];
+	/*
+	 * per watched mapping and level with integrity lines: dm-integrity's
+	 * mismatch counter when last read (@mm_base), what it counted under
+	 * tables already replaced by a reload (@mm_run)
+	 */
+	int mm_lines[WATCH_MAX][DMMAP_LEVELS];
+	uint64_t mm_base[WATCH_MAX][DMMAP_LEVELS];
+	uint64_t mm_run[WATCH_MAX][DMMAP_LEVELS];
 } db = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /*
@@ -120,15 +129,71 @@ void dmbind_fill(struct dmmap *m, const struct kw_state *s, int start)
 
 void dmbind_watch(struct dmmap *m)
 {
-	int i;
+	int i, r;
 
 	pthread_mutex_lock(&db.lock);
 	if (db.n < WATCH_MAX) {
 		for (i = 0; i < m->nalgs; i++)
 			snprintf(db.announced[db.n][i], DMT_NAME_LEN, "%s", m->algs[i].now);
+		for (i = 0; i < m->nlevels; i++) {
+			r = dmmap_mismatches(m->lv[i].major, m->lv[i].minor,
+					     &db.mm_base[db.n][i]);
+			db.mm_lines[db.n][i] = r > 0 ? r : 0;
+			db.mm_run[db.n][i] = 0;
+		}
 		db.m[db.n++] = m;
 	}
 	pthread_mutex_unlock(&db.lock);
+}
+
+void dmbind_mismatch_bank(unsigned int major, unsigned int minor, int count)
+{
+	uint64_t v;
+	int w, i;
+
+	pthread_mutex_lock(&db.lock);
+	for (w = 0; w < db.n; w++) {
+		for (i = 0; i < db.m[w]->nlevels; i++) {
+			const struct dmmap_level *l = &db.m[w]->lv[i];
+
+			if (!db.mm_lines[w][i] || l->major != major || l->minor != minor ||
+			    dmmap_mismatches(major, minor, &v) <= 0)
+				continue;
+			if (count)
+				db.mm_run[w][i] += v - db.mm_base[w][i];
+			db.mm_base[w][i] = v;
+		}
+	}
+	pthread_mutex_unlock(&db.lock);
+}
+
+char *dmbind_mismatches(void)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = NULL;
+	uint64_t v, n;
+	int w, i, said = 0;
+
+	pthread_mutex_lock(&db.lock);
+	for (w = 0; w < db.n; w++) {
+		for (i = 0; i < db.m[w]->nlevels; i++) {
+			const struct dmmap_level *l = &db.m[w]->lv[i];
+
+			if (!db.mm_lines[w][i] || dmmap_mismatches(l->major, l->minor, &v) <= 0)
+				continue;
+			n = db.mm_run[w][i] + (v - db.mm_base[w][i]);
+			if (!f && !(f = open_memstream(&out, &len)))
+				goto unlock;
+			fprintf(f, "%sdm %s: dm-integrity counted %" PRIu64 " checksum mismatch%s during the run (the kernel's counter, status field 1)",
+				said++ ? "; " : "", l->name, n, n == 1 ? "" : "es");
+		}
+	}
+unlock:
+	pthread_mutex_unlock(&db.lock);
+	if (f)
+		fclose(f);
+	return out;
 }
 
 void dmbind_unwatch(void)

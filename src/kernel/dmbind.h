@@ -46,6 +46,26 @@ void dmbind_fill(struct dmmap *m, const struct kw_state *s, int start);
  */
 void dmbind_watch(struct dmmap *m);
 
+/**
+ * dmbind_mismatch_bank() - read dm-integrity's mismatch counter of the
+ * watched mapping @major:@minor (every level that is it) now: with
+ * @count, what it counted since the last reading is kept for the run's
+ * total (before a reload, which starts the counter at 0); without, the
+ * reading becomes the new base (after the reload).
+ */
+void dmbind_mismatch_bank(unsigned int major, unsigned int minor, int count);
+
+/**
+ * dmbind_mismatches() - what dm-integrity counted during the run, per
+ * watched mapping with integrity lines: "dm dixdm: dm-integrity counted 4
+ * checksum mismatches during the run (the kernel's counter, status field
+ * 1)" (several joined by "; ").
+ *
+ * Return: NULL when no watched mapping has integrity lines, else the
+ * malloc'ed text.
+ */
+char *dmbind_mismatches(void);
+
 /** dmbind_unwatch() - stop following every mapping. */
 void dmbind_unwatch(void);
 

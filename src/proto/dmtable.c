@@ -421,3 +421,43 @@ int dmt_parse_specs(const uint8_t *buf, size_t len, uint32_t count,
 	}
 	return (int)count;
 }
+
+int dmt_integrity_mismatches(const uint8_t *buf, size_t len, uint32_t count,
+			     uint64_t *sum)
+{
+	size_t off = 0;
+	uint32_t i;
+	int n = 0;
+
+	*sum = 0;
+	for (i = 0; i < count; i++) {
+		char type[17], *end;
+		const char *st;
+		unsigned long long v;
+		size_t slen;
+		uint32_t next;
+
+		if (off > len || len - off < SPEC_SIZE)
+			return -EBADMSG;
+		memcpy(type, buf + off + SPEC_TYPE_OFF, 16);
+		type[16] = '\0';
+		st = (const char *)buf + off + SPEC_SIZE;
+		slen = strnlen(st, len - off - SPEC_SIZE);
+		if (slen == len - off - SPEC_SIZE)
+			return -EBADMSG;
+		if (!strcmp(type, "integrity")) {
+			/* "MISMATCHES PROVIDED_SECTORS RECALC|-" */
+			errno = 0;
+			v = strtoull(st, &end, 10);
+			if (end == st || *st == '-' || errno || (*end && *end != ' '))
+				return -EBADMSG;
+			*sum += v;
+			n++;
+		}
+		next = get_ne32(buf + off + SPEC_NEXT_OFF);
+		if (i + 1 < count && next <= off)
+			return -EBADMSG;
+		off = next;
+	}
+	return n;
+}

@@ -110,6 +110,19 @@ int dmt_parse_specs(const uint8_t *buf, size_t len, uint32_t count,
 		    struct dmt_target *out, int max);
 
 /**
+ * dmt_integrity_mismatches() - walk a DM_TABLE_STATUS reply of status
+ * lines (not the table: no DM_STATUS_TABLE_FLAG), as dmt_parse_specs()
+ * does, adding up the first field of each dm-integrity line: the checksum
+ * mismatches the kernel counted since that table was loaded.
+ * @sum: receives the total
+ *
+ * Return: the number of integrity lines (0: none), or -EBADMSG for a
+ * malformed reply or an integrity line that does not start with a count.
+ */
+int dmt_integrity_mismatches(const uint8_t *buf, size_t len, uint32_t count,
+			     uint64_t *sum);
+
+/**
  * dmt_crypt_alg() - the crypto API name dm-crypt allocates for @cipher
  * ("aes-xts-plain64" -> "xts(aes)", "capi:xts(aes)-plain64" -> "xts(aes)",
  * "aes-cbc-essiv:sha256" -> "cbc(aes)"; an old "aes" is cbc with plain

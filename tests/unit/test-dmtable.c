@@ -193,11 +193,46 @@ static void test_specs(void)
 	CHECK(r == -EBADMSG, "a next that does not advance is refused (%d)", r);
 }
 
+/* dm-integrity's status lines: the mismatch counter, added up */
+static void test_mismatches(void)
+{
+	uint8_t buf[2048];
+	uint64_t sum = 7;
+	size_t off = 0;
+	int r;
+
+	memset(buf, 0, sizeof(buf));
+	put_spec(buf, &off, 0, 1000, "integrity", "4 65536 -", 0);
+	put_spec(buf, &off, 1000, 500, "linear", "", 0);
+	put_spec(buf, &off, 1500, 500, "integrity", "18446744073709551615 8 0", 1);
+	r = dmt_integrity_mismatches(buf, off, 2, &sum);
+	CHECK(r == 1 && sum == 4, "one integrity line of two: 4 mismatches (%d, %llu)", r,
+	      (unsigned long long)sum);
+	r = dmt_integrity_mismatches(buf, off, 3, &sum);
+	CHECK(r == 2 && sum == 3, "two integrity lines added up, u64 wrap included (%d, %llu)",
+	      r, (unsigned long long)sum);
+	off = 0;
+	put_spec(buf, &off, 0, 8, "crypt", "", 1);
+	r = dmt_integrity_mismatches(buf, off, 1, &sum);
+	CHECK(r == 0 && sum == 0, "no integrity line: 0 lines (%d)", r);
+	off = 0;
+	put_spec(buf, &off, 0, 8, "integrity", "-1 8 -", 1);
+	CHECK(dmt_integrity_mismatches(buf, off, 1, &sum) == -EBADMSG,
+	      "a negative counter is refused");
+	off = 0;
+	put_spec(buf, &off, 0, 8, "integrity", "x 8 -", 1);
+	CHECK(dmt_integrity_mismatches(buf, off, 1, &sum) == -EBADMSG,
+	      "a line that does not start with a count is refused");
+	CHECK(dmt_integrity_mismatches(buf, 30, 1, &sum) == -EBADMSG,
+	      "a record past the buffer is refused");
+}
+
 int main(void)
 {
 	test_crypt();
 	test_integrity();
 	test_other();
 	test_specs();
+	test_mismatches();
 	return tap_done();
 }
