@@ -58,3 +58,59 @@ def dm_start(recs):
         fail(\"the start record names no dm table\")
     return st[0][\"dm\"]
 "
+
+# DM_LAYOUT - guest text: dmi_layout NAME reads the dm-integrity superblock
+# of mapping NAME on the device beneath it (at the table's start sector,
+# read from the disk with the page cache dropped) and sets DMI_START,
+# DMI_INITIAL (superblock and journal sectors), DMI_IL (log2 interleave
+# sectors), DMI_DEV (the device beneath), DMI_RUN (metadata sectors per
+# interleave area), DMI_TAG, DMI_PROVIDED and DMI_FLAGS, and prints one
+# "DMI-LAYOUT ..." line;
+# dmi_sector L prints the sector of the device beneath that holds logical
+# sector L of the mapping.  The arithmetic is drivers/md/dm-integrity.c's
+# (calculate_journal_section_size, calculate_device_limits,
+# get_data_sector): each interleave area of 2^IL data sectors follows its
+# run of tags, the first area after the superblock (8 sectors) and the
+# journal sections.  A separate metadata device is not handled (the bed
+# makes none).
+DM_LAYOUT='
+dmi_layout()
+{
+	local t
+	t=$(dmsetup table "$1" | awk "{ print \$3, \$4, \$5; exit }")
+	set -- $t
+	[ "$1" = integrity ] || { echo "DMI-LAYOUT-ERROR table type $1"; return 1; }
+	DMI_START=$3
+	DMI_DEV=/dev/$(basename "$(readlink /sys/dev/block/$2)")
+	echo 3 > /proc/sys/vm/drop_caches
+	t=$(dd if=$DMI_DEV bs=512 skip=$DMI_START count=1 2>/dev/null | od -An -vtu1 | awk "
+		{ for (i = 1; i <= NF; i++) b[n++] = \$i }
+		function le(o, w,   v, i) { v = 0; for (i = w - 1; i >= 0; i--) v = v * 256 + b[o + i]; return v }
+		function up(x, m) { return int((x + m - 1) / m) * m }
+		function p2(e,   v) { v = 1; while (e-- > 0) v *= 2; return v }
+		END {
+			magic = sprintf(\"%c%c%c%c%c%c%c\", b[0], b[1], b[2], b[3], b[4], b[5], b[6])
+			if (magic != \"integrt\") { print \"bad-magic\"; exit }
+			il = b[9]; tag = le(10, 2); js = le(12, 4); pds = le(16, 8)
+			flags = le(24, 4); spb = p2(b[28])
+			# journal: entries of (sector, last bytes per sector, tag),
+			# 8-byte aligned, in sectors of 504 bytes (496 with a MAC)
+			space = 504 - (flags % 2 ? 8 : 0)
+			sect_entries = int(space / up(8 + 8 * spb + tag, 8)) * 8
+			initial = 8 + js * (sect_entries * spb + 8)
+			# tags per area padded to 4 KiB (fix_padding) or 128 KiB
+			pad = int(flags / 8) % 2 ? 4096 : 131072
+			run = up(tag * p2(il) / spb, pad) / 512
+			printf \"%d %d %d %d %d %d %d %d\", b[8], il, tag, js, pds, flags, initial, run
+		}")
+	set -- $t
+	[ $# = 8 ] || { echo "DMI-LAYOUT-ERROR superblock: $t"; return 1; }
+	DMI_IL=$2 DMI_TAG=$3 DMI_PROVIDED=$5 DMI_FLAGS=$6 DMI_INITIAL=$7 DMI_RUN=$8
+	echo "DMI-LAYOUT version $1 start $DMI_START log2_interleave $DMI_IL tag $DMI_TAG journal_sections $4 provided $DMI_PROVIDED flags $DMI_FLAGS initial $DMI_INITIAL metadata_run $DMI_RUN"
+}
+dmi_sector()
+{
+	local area=$(($1 >> DMI_IL))
+	echo $((DMI_START + DMI_INITIAL + (area + 1) * DMI_RUN + (area << DMI_IL) + ($1 & ((1 << DMI_IL) - 1))))
+}
+'
