@@ -314,13 +314,13 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 }
 
 /*
- * --plot and --log are written after the load: find out now, not after a
- * long run, that they cannot be.
+ * --plot and --log are written after the load, --lat-log once the load
+ * runs: find out now, not after a long run, that they cannot be.
  */
 static int check_output_files(const struct dix_opts *o)
 {
-	const char *files[] = { o->plot, o->log };
-	const char *names[] = { "--plot", "--log" };
+	const char *files[] = { o->plot, o->log, o->lat_log };
+	const char *names[] = { "--plot", "--log", "--lat-log" };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {

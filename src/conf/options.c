@@ -127,6 +127,10 @@ const struct dix_option dix_options[] = {
 		.help = "no meter lines, only the start lines and the summary",
 	},
 	{
+		.name = "meter-lat", .type = OPT_FLAG, .off = OFF(meter_lat),
+		.help = "end each meter line with the interval's p99 completion latency per direction (JSON intervals carry lat_ns anyway)",
+	},
+	{
 		.name = "max-errors", .type = OPT_UINT, .off = OFF(max_errors),
 		.def = "0", .metavar = "N",
 		.help = "stop after N errors (default 0: never stop for errors)",
@@ -200,6 +204,11 @@ const struct dix_option dix_options[] = {
 		.name = "log", .type = OPT_STR, .off = OFF(log),
 		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE.csv",
 		.help = "write per-interval samples and events as CSV",
+	},
+	{
+		.name = "lat-log", .type = OPT_STR, .off = OFF(lat_log),
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE",
+		.help = "write each interval's latency histograms to FILE, one JSON line per interval, flushed per line (dixload compare reads it); under MPI rank 0 writes the job's",
 	},
 	{
 		.name = "output", .type = OPT_STR, .off = OFF(output),

@@ -66,6 +66,7 @@ struct str_list {
  * @mpi: initialise MPI although no launcher set the environment
  * @per_device: a meter line per device besides the total (several --dev)
  * @quiet: no meter lines, only the summary
+ * @meter_lat: the meter line ends with the interval's p99 per direction
  * @max_errors: stop after this many errors (0 = unlimited)
  * @max_report: bad extents printed while running and listed in the summary
  *	(the rest are counted)
@@ -77,6 +78,7 @@ struct str_list {
  * @hotload/@unload/@sysfs/@exec/@dm_reload/@priority: scheduled actions ("SPEC@SEC")
  * @plot: SVG file to write at the end
  * @log: CSV file of per-interval samples and events
+ * @lat_log: file of per-interval latency histograms (JSON lines), or NULL
  * @output: file that gets what stdout gets (%r / %h expanded under MPI)
  * @metrics: --metrics [HOST:]PORT, the OpenMetrics endpoint's address
  * @precondition: write the whole region once before the load (auto, on,
@@ -125,6 +127,7 @@ struct dix_opts {
 	int mpi;
 	int per_device;
 	int quiet;
+	int meter_lat;
 	uint64_t max_errors;
 	uint64_t max_report;
 	char *error_log;
@@ -140,6 +143,7 @@ struct dix_opts {
 	struct str_list priority;
 	char *plot;
 	char *log;
+	char *lat_log;
 	char *output;
 	char *metrics;
 	int precondition;

@@ -114,6 +114,11 @@ uint64_t lat_percentile(const struct lat_hist *h, double q)
 	return h->max_ns;
 }
 
+unsigned int lat_bucket_of(uint64_t ns)
+{
+	return lat_bucket(ns);
+}
+
 int lat_bucket_bounds(unsigned int b, uint64_t *lo, uint64_t *hi)
 {
 	if (b >= LAT_BUCKETS)

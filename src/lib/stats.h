@@ -62,6 +62,9 @@ void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 /** lat_percentile() - latency in ns at quantile @q (0..1); 0 when empty. */
 uint64_t lat_percentile(const struct lat_hist *h, double q);
 
+/** lat_bucket_of() - the bucket that counts a latency of @ns. */
+unsigned int lat_bucket_of(uint64_t ns);
+
 /**
  * lat_bucket_bounds() - the latencies bucket @b holds: [*lo, *hi] in ns.
  * Return: 0, or -ERANGE when @b >= LAT_BUCKETS.

@@ -2,9 +2,12 @@
 /*
  * compare.c - "dixload compare A.json B.json": run B against run A.
  *
- * Both files are --output-format json runs (JSON lines); the summary record
- * carries everything compared, so a run cut short (no summary) is an error
- * rather than a row of zeros.  Input is parsed with json-c: the records are
+ * Each file is an --output-format json run (JSON lines) or a --lat-log.
+ * A run's summary record carries everything compared, so a run cut short
+ * (no summary) is an error rather than a row of zeros; its intervals add
+ * the worst interval's p99.  A --lat-log holds latency only: its intervals'
+ * histograms merged are the run's, so a lat-log compares with another or
+ * with a run by latency (and a soak cut short still has its log).  Input is parsed with json-c: the records are
  * nested and their keys evolve (a "cpu" object is optional), which a real
  * parser takes in its stride.  Output goes through json.h like every other
  * JSON dixload writes.
@@ -50,21 +53,123 @@ struct cmp {
 	int regressions;
 };
 
-/* The records of one run that compare reads. */
+/*
+ * The records of one run that compare reads.
+ * @summary: the last summary record (owned), NULL in a --lat-log
+ * @nhist: the --lat-log's lat_hist lines, merged into @lat per direction
+ * @worst_p99: the largest p99 of an interval with I/O per direction, in
+ *	ns (a run's interval records or a lat-log's lines); NaN without one
+ */
 struct run_file {
 	const char *path;
-	json_object *summary;	/* the last summary record (owned) */
+	json_object *summary;
+	int nhist;
+	struct lat_hist lat[DIX_DIR_NR];
+	double worst_p99[DIX_DIR_NR];
 };
+
+static const char *const dirs[] = { "read", "write" };
+
+static double num_at(json_object *o, ...);
+
+/*
+ * The worst interval: @o is an interval's or a lat_hist line's direction
+ * object ({"n", "p99", ...}).
+ */
+static void worst_of(struct run_file *rf, int d, json_object *o)
+{
+	double p99 = num_at(o, "p99", NULL);
+
+	if (num_at(o, "n", NULL) > 0 &&
+	    (isnan(rf->worst_p99[d]) || p99 > rf->worst_p99[d]))
+		rf->worst_p99[d] = p99;
+}
+
+/*
+ * A lat_hist line's direction @o merged into @h: every bucket must be one
+ * of this build's (a log of another layout cannot be merged bucket by
+ * bucket).  Return: 0, or -EINVAL.
+ */
+static int hist_merge_json(struct lat_hist *h, json_object *o)
+{
+	json_object *arr;
+	size_t i, n;
+	double max;
+
+	if (!json_object_object_get_ex(o, "buckets", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return -EINVAL;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(arr, i);
+		uint64_t v[3], lo, hi;
+		unsigned int b;
+		int k;
+
+		if (!json_object_is_type(e, json_type_array) ||
+		    json_object_array_length(e) != 3)
+			return -EINVAL;
+		for (k = 0; k < 3; k++) {
+			json_object *x = json_object_array_get_idx(e, k);
+
+			if (!json_object_is_type(x, json_type_int) ||
+			    json_object_get_int64(x) < 0)
+				return -EINVAL;
+			v[k] = json_object_get_uint64(x);
+		}
+		b = lat_bucket_of(v[1]);
+		if (lat_bucket_bounds(b, &lo, &hi) || lo != v[0] || hi != v[1])
+			return -EINVAL;
+		h->bucket[b] += v[2];
+		h->count += v[2];
+	}
+	max = num_at(o, "max", NULL);
+	if (max > h->max_ns)
+		h->max_ns = (uint64_t)max;
+	return 0;
+}
+
+/* One record of @rf's file: a summary, an interval or a lat_hist line. */
+static int take_record(struct run_file *rf, json_object *o, const char *type)
+{
+	json_object *x;
+	int d;
+
+	if (!strcmp(type, "summary")) {
+		json_object_put(rf->summary);
+		rf->summary = json_object_get(o);
+		return 0;
+	}
+	if (!strcmp(type, "interval")) {
+		for (d = 0; d < DIX_DIR_NR; d++)
+			if (json_object_object_get_ex(o, "lat_ns", &x) &&
+			    json_object_object_get_ex(x, dirs[d], &x))
+				worst_of(rf, d, x);
+		return 0;
+	}
+	if (strcmp(type, "lat_hist"))
+		return 0;
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		if (!json_object_object_get_ex(o, dirs[d], &x) ||
+		    hist_merge_json(&rf->lat[d], x))
+			return -EINVAL;
+		worst_of(rf, d, x);
+	}
+	rf->nhist++;
+	return 0;
+}
 
 static int load_run(struct run_file *rf, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0;
+	int lineno = 0, d, e = 0;
 
+	memset(rf, 0, sizeof(*rf));
 	rf->path = path;
-	rf->summary = NULL;
+	for (d = 0; d < DIX_DIR_NR; d++)
+		rf->worst_p99[d] = NAN;
 	if (!f) {
 		dix_err("compare: %s: %s", path, strerror(errno));
 		return -errno;
@@ -81,17 +186,19 @@ static int load_run(struct run_file *rf, const char *path)
 			continue;
 		}
 		if (json_object_object_get_ex(o, "type", &type) &&
-		    !strcmp(json_object_get_string(type), "summary")) {
-			json_object_put(rf->summary);
-			rf->summary = o;
-		} else {
-			json_object_put(o);
+		    take_record(rf, o, json_object_get_string(type)) && !e) {
+			dix_err("compare: %s:%d: a lat_hist line whose buckets are not [lo, hi, count] of this dixload's layout",
+				path, lineno);
+			e = -EINVAL;
 		}
+		json_object_put(o);
 	}
 	free(line);
 	fclose(f);
-	if (!rf->summary) {
-		dix_err("compare: %s has no summary record (not a --output-format json run, or the run was cut short)",
+	if (e)
+		return e;
+	if (!rf->summary && !rf->nhist) {
+		dix_err("compare: %s has no summary record and no lat_hist line (not an --output-format json run nor a --lat-log, or the run was cut short)",
 			path);
 		return -EINVAL;
 	}
@@ -174,32 +281,64 @@ static void add_row(struct cmp *c, const char *name, const char *unit,
 	c->regressions += r->regression;
 }
 
-static void direction_rows(struct cmp *c, json_object *sa, json_object *sb,
-			   const char *dir)
+/*
+ * The I/Os of direction @d: the summary's, else the lat-log's histograms';
+ * NaN in neither.
+ */
+static double run_ops(const struct run_file *rf, int d)
+{
+	char key[32];
+
+	if (rf->summary) {
+		snprintf(key, sizeof(key), "%s_ops", dirs[d]);
+		return num_at(rf->summary, key, NULL);
+	}
+	return rf->nhist ? (double)rf->lat[d].count : NAN;
+}
+
+/* Quantile @q (named @pct) of direction @d in ns: the summary's, else the
+ * merged histogram's. */
+static double run_lat(const struct run_file *rf, int d, const char *pct,
+		      double q)
+{
+	if (rf->summary)
+		return num_at(rf->summary, "lat_ns", dirs[d], pct, NULL);
+	return rf->lat[d].count ? (double)lat_percentile(&rf->lat[d], q) : NAN;
+}
+
+static void direction_rows(struct cmp *c, const struct run_file *ra,
+			   const struct run_file *rb, int d)
 {
 	static const char *const pct[] = { "p50", "p99", "p99.9" };
+	static const double q[] = { 0.5, 0.99, 0.999 };
+	json_object *sa = ra->summary, *sb = rb->summary;
+	const char *dir = dirs[d];
 	char key[32], name[64];
-	double oa, ob;
 	unsigned int i;
 
-	snprintf(key, sizeof(key), "%s_ops", dir);
-	oa = num_at(sa, key, NULL);
-	ob = num_at(sb, key, NULL);
-	if (!(oa > 0) && !(ob > 0))
+	if (!(run_ops(ra, d) > 0) && !(run_ops(rb, d) > 0))
 		return;		/* neither run moved data this way */
-	snprintf(key, sizeof(key), "%s_bps", dir);
-	snprintf(name, sizeof(name), "%s throughput", dir);
-	add_row(c, name, "MB/s", num_at(sa, key, NULL) / 1e6,
-		num_at(sb, key, NULL) / 1e6, HIGHER);
-	snprintf(key, sizeof(key), "%s_iops", dir);
-	snprintf(name, sizeof(name), "%s IOPS", dir);
-	add_row(c, name, "IOPS", num_at(sa, key, NULL), num_at(sb, key, NULL),
-		HIGHER);
+	/* rates are a run's: with a lat-log on a side, latency only */
+	if (sa && sb) {
+		snprintf(key, sizeof(key), "%s_bps", dir);
+		snprintf(name, sizeof(name), "%s throughput", dir);
+		add_row(c, name, "MB/s", num_at(sa, key, NULL) / 1e6,
+			num_at(sb, key, NULL) / 1e6, HIGHER);
+		snprintf(key, sizeof(key), "%s_iops", dir);
+		snprintf(name, sizeof(name), "%s IOPS", dir);
+		add_row(c, name, "IOPS", num_at(sa, key, NULL),
+			num_at(sb, key, NULL), HIGHER);
+	}
 	for (i = 0; i < ARRAY_SIZE(pct); i++) {
 		snprintf(name, sizeof(name), "%s lat %s", dir, pct[i]);
-		add_row(c, name, "us",
-			num_at(sa, "lat_ns", dir, pct[i], NULL) / 1e3,
-			num_at(sb, "lat_ns", dir, pct[i], NULL) / 1e3, LOWER);
+		add_row(c, name, "us", run_lat(ra, d, pct[i], q[i]) / 1e3,
+			run_lat(rb, d, pct[i], q[i]) / 1e3, LOWER);
+	}
+	/* a spike in one interval that the run's percentiles average away */
+	if (!isnan(ra->worst_p99[d]) || !isnan(rb->worst_p99[d])) {
+		snprintf(name, sizeof(name), "%s lat p99 worst interval", dir);
+		add_row(c, name, "us", ra->worst_p99[d] / 1e3,
+			rb->worst_p99[d] / 1e3, LOWER);
 	}
 }
 
@@ -375,7 +514,9 @@ static void print_human(const struct cmp *c, json_object *sa, json_object *sb,
 
 	printf("A: %s\nB: %s\n", pa, pb);
 	printf("settings that differ:\n");
-	if (!settings_diff(sa, sb, setting_human, NULL))
+	if (!sa || !sb)
+		printf("  (a --lat-log has none)\n");
+	else if (!settings_diff(sa, sb, setting_human, NULL))
 		printf("  (none)\n");
 	printf("%-40s %-5s %14s %14s %9s\n", "metric", "unit", "A", "B",
 	       "change");
@@ -413,7 +554,8 @@ static void print_json(const struct cmp *c, json_object *sa, json_object *sb,
 	jw_str(&w, "b", pb);
 	jw_num(&w, "threshold_pct", c->threshold, -1);
 	jw_arr_open(&w, "settings");
-	settings_diff(sa, sb, setting_json, &w);
+	if (sa && sb)
+		settings_diff(sa, sb, setting_json, &w);
 	jw_arr_close(&w);
 	jw_arr_open(&w, "rows");
 	for (i = 0; i < c->nrows; i++) {
@@ -442,9 +584,11 @@ static void compare_usage(FILE *f)
 "Usage: dixload compare A.json B.json [--threshold PCT] [--output-format human|json]\n"
 "\n"
 "Compare run B against run A (both written with --output-format json):\n"
-"the settings that differ, per direction MB/s, IOPS, latency p50/p99/p99.9,\n"
-"CPU s/GB (when both summaries have it), errors by kind, and the\n"
-"transitions both runs have, with the change in %%.\n"
+"the settings that differ, per direction MB/s, IOPS, latency p50/p99/p99.9\n"
+"and the worst interval's p99, CPU s/GB (when both summaries have it),\n"
+"errors by kind, and the transitions both runs have, with the change in %%.\n"
+"A or B may be a --lat-log instead: its intervals' histograms merged give\n"
+"the latency rows (two lat-logs compare by latency alone).\n"
 "\n"
 "  --threshold PCT   a throughput drop, or a latency or CPU rise, beyond PCT\n"
 "                    %% is a regression (default %g); any rise of an error\n"
@@ -512,14 +656,18 @@ int compare_main(int argc, char **argv)
 		json_object_put(rb.summary);
 		return DIX_EXIT_USAGE;
 	}
-	direction_rows(&c, ra.summary, rb.summary, "read");
-	direction_rows(&c, ra.summary, rb.summary, "write");
-	/* a run from before the cpu object: no row rather than a dash */
-	if (!isnan(cpu_s_per_gb(ra.summary)) || !isnan(cpu_s_per_gb(rb.summary)))
-		add_row(&c, "CPU", "s/GB", cpu_s_per_gb(ra.summary),
-			cpu_s_per_gb(rb.summary), LOWER);
-	error_rows(&c, ra.summary, rb.summary);
-	transition_rows(&c, ra.summary, rb.summary);
+	direction_rows(&c, &ra, &rb, DIX_READ);
+	direction_rows(&c, &ra, &rb, DIX_WRITE);
+	/* a lat-log has latency only: the rest compares two runs */
+	if (ra.summary && rb.summary) {
+		/* a run from before the cpu object: no row rather than a dash */
+		if (!isnan(cpu_s_per_gb(ra.summary)) ||
+		    !isnan(cpu_s_per_gb(rb.summary)))
+			add_row(&c, "CPU", "s/GB", cpu_s_per_gb(ra.summary),
+				cpu_s_per_gb(rb.summary), LOWER);
+		error_rows(&c, ra.summary, rb.summary);
+		transition_rows(&c, ra.summary, rb.summary);
+	}
 
 	if (as_json)
 		print_json(&c, ra.summary, rb.summary, files[0], files[1]);

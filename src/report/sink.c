@@ -4,7 +4,7 @@
  * every record handed to each of them in registration order.
  *
  * Registration order is output order: the human or JSON lines come first,
- * then their --output copy, then --plot, then --log, as the files were written before the records
+ * then their --output copy, then --plot, then --log, then --lat-log, as the files were written before the records
  * had sinks (a --plot failure's message comes before a --log one's).
  */
 #include "config.h"
@@ -43,6 +43,8 @@ int sinks_open(struct dix_sinks *s, const struct dix_opts *o, int silent,
 		e = sinks_add(s, &sink_svg_ops, sink_svg_new(o->plot));
 	if (!e && o->log)
 		e = sinks_add(s, &sink_csv_ops, sink_csv_new(o->log));
+	if (!e && o->lat_log)
+		e = sinks_add(s, &sink_latlog_ops, sink_latlog_new(o->lat_log));
 	return e;
 }
 

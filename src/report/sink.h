@@ -43,7 +43,8 @@ struct dix_sink_ops {
 	void (*close)(void *priv);
 };
 
-/* Human or JSON, CSV, SVG and one more (the metrics endpoint, a test). */
+/* Human or JSON, --output, SVG, CSV, the latency log, the metrics endpoint
+ * and room for a test's. */
 #define DIX_SINKS_MAX	8
 
 /** struct dix_sinks - the registry: the sinks of one run. */
@@ -65,7 +66,8 @@ int sinks_add(struct dix_sinks *s, const struct dix_sink_ops *ops,
 /**
  * sinks_open() - register the built-in sinks @o asks for: human or JSON
  * lines on stdout (--output-format) unless @silent, then --output's copy
- * of them in @output (NULL: none), then --plot's SVG and --log's CSV.
+ * of them in @output (NULL: none), then --plot's SVG, --log's CSV and
+ * --lat-log's histograms.
  * Return: 0, or -ENOSPC (sinks_add()).
  */
 int sinks_open(struct dix_sinks *s, const struct dix_opts *o, int silent,
@@ -124,6 +126,15 @@ void *sink_csv_new(const char *path);
 
 /** sink_svg_new() - the --plot sink's state, as sink_csv_new(). */
 void *sink_svg_new(const char *path);
+
+/* The --lat-log sink (sink_latlog.c). */
+extern const struct dix_sink_ops sink_latlog_ops;
+
+/**
+ * sink_latlog_new() - the --lat-log sink's state: it opens @path when the
+ * run starts and writes a line per interval (doc/json.md, lat_hist).
+ */
+void *sink_latlog_new(const char *path);
 
 /* The --output sink (sink_output.c). */
 extern const struct dix_sink_ops sink_output_ops;

@@ -153,6 +153,23 @@ static void cap_print(FILE *f, const struct dix_opts *o)
 				o->rate_iops[d]);
 }
 
+/*
+ * --meter-lat: the interval's p99 per direction, " | p99 R 1.23 ms, W 456
+ * us" ("-" for a direction without I/O in the interval).
+ */
+static void lat_print(FILE *f, const struct meter_sample *s)
+{
+	static const char *const dn[] = { "R", "W" };
+	char buf[32];
+	int d;
+
+	fputs(" | p99", f);
+	for (d = 0; d < DIX_DIR_NR; d++)
+		fprintf(f, "%s %s %s", d ? "," : "", dn[d],
+			s->lat[d].n ? lat_str(s->lat[d].p99, buf, sizeof(buf)) :
+			"-");
+}
+
 /* The seed's meter line, after @prefix ("" or "sdb: "). */
 static void meter_line(FILE *f, const char *prefix, const struct dix_opts *o,
 		       const struct meter_sample *s)
@@ -167,6 +184,8 @@ static void meter_line(FILE *f, const char *prefix, const struct dix_opts *o,
 		ops, (unsigned long long)c->recovered, err,
 		cpu_meter_pct(&s->cpu));
 	cap_print(f, o);
+	if (o->meter_lat)
+		lat_print(f, s);
 	fputc('\n', f);
 }
 

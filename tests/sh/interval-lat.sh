@@ -1,5 +1,5 @@
 #!/bin/sh
-# Per-interval latency on a file and the null engine: each JSON interval's lat_ns has max >= p99.9 >= p99 >= p50 per direction, its counts are the interval's I/Os, several targets' rows add up to the total, and the summary's maximum is the largest interval's or above.
+# Per-interval latency on a file and the null engine: each JSON interval's lat_ns has max >= p99.9 >= p99 >= p50 per direction, its counts are the interval's I/Os, several targets' rows add up to the total, the summary's maximum is the largest interval's or above; --lat-log's lines are the intervals' histograms (counts, quantiles) and dixload compare reads them; --meter-lat ends the meter line with p99 per direction.
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_python
@@ -8,10 +8,12 @@ run_dix "$WORK/f.json" "$WORK/f.err" --dev "$WORK/f.img" --size 8m --rw randrw -
 	--jobs 2 --iodepth 4 --runtime 2 --interval 250 --output-format json ||
 	fail "file run: $(cat "$WORK/f.err")"
 run_dix "$WORK/n.json" "$WORK/n.err" --engine null --dev "$WORK/n.img" --size 64m \
-	--rw randrw --bs 4k --jobs 2 --runtime 2 --interval 250 --output-format json ||
+	--rw randrw --bs 4k --jobs 2 --runtime 2 --interval 250 --output-format json \
+	--lat-log "$WORK/n.lat" ||
 	fail "null run: $(cat "$WORK/n.err")"
 run_dix "$WORK/m.json" "$WORK/m.err" --dev "$WORK/a.img,$WORK/b.img" --size 8m \
-	--rw randrw --bs 4k --runtime 2 --interval 250 --output-format json ||
+	--rw randrw --bs 4k --runtime 2 --interval 250 --output-format json \
+	--lat-log "$WORK/m.lat" ||
 	fail "two-target run: $(cat "$WORK/m.err")"
 
 python3 - "$WORK/f.json" "$WORK/n.json" "$WORK/m.json" <<'PY' || fail "interval latency (above)"
@@ -56,4 +58,87 @@ for f in sys.argv[1:]:
         min(r["lat_ns"]["read"]["p99"] for r in busy),
         max(r["lat_ns"]["read"]["p99"] for r in busy)))
 PY
+# the lat-log: one line per interval, each valid JSON on its own, its
+# buckets' counts the interval's I/Os and its quantiles the record's;
+# the quantiles taken again here from the buckets alone
+python3 - "$WORK/n.json" "$WORK/n.lat" "$WORK/m.json" "$WORK/m.lat" <<'PY' || fail "lat-log (above)"
+import json, sys
+
+def quantile(b, n, q):
+    want = max(1, int(q * n + 0.5))
+    seen = 0
+    for lo, hi, c in b:
+        seen += c
+        if seen >= want:
+            return hi
+    return None
+
+args = sys.argv[1:]
+for jf, lf in zip(args[0::2], args[1::2]):
+    iv = [o for o in map(json.loads, open(jf)) if o["type"] == "interval"]
+    lines = open(lf).read().splitlines()
+    assert len(lines) == len(iv), (lf, len(lines), len(iv))
+    for line, r in zip(lines, iv):
+        h = json.loads(line)
+        assert h["type"] == "lat_hist" and h["index"] == r["index"] and h["t"] == r["t"], (h["index"], r["index"])
+        for d in ("read", "write"):
+            x, q = h[d], r["lat_ns"][d]
+            b = x["buckets"]
+            assert sum(c for _, _, c in b) == x["n"] == q["n"], (lf, h["index"], d)
+            assert all(lo <= hi and c > 0 for lo, hi, c in b), b
+            assert all(b[i][1] < b[i + 1][0] for i in range(len(b) - 1)), "buckets out of order"
+            for k in ("p50", "p99", "p99.9", "max"):
+                assert x[k] == q[k], (lf, h["index"], d, k, x[k], q[k])
+            if x["n"]:
+                assert b[0][0] <= x["max"] <= b[-1][1], (x["max"], b[-1])
+                for k, qq in (("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999)):
+                    assert x[k] == min(quantile(b, x["n"], qq), x["max"]), (k, x[k])
+    print("%s: %d lines, %d I/Os" % (lf.rsplit("/", 1)[1], len(lines),
+          sum(json.loads(l)[d]["n"] for l in lines for d in ("read", "write"))))
+PY
+
+# compare: a lat-log against itself, and against its own run
+"$DIXLOAD" compare "$WORK/n.lat" "$WORK/n.lat" --output-format json > "$WORK/c1" ||
+	fail "compare of a lat-log with itself: exit $?: $(cat "$WORK/c1")"
+"$DIXLOAD" compare "$WORK/m.json" "$WORK/m.lat" --output-format json > "$WORK/c2"
+[ $? -le 5 ] || fail "compare of a run with its lat-log failed"
+python3 - "$WORK/c1" "$WORK/c2" "$WORK/m.json" <<'PY' || fail "compare of lat-logs (above)"
+import json, sys
+c1, c2 = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+names = [r["metric"] for r in c1["rows"]]
+want = ["%s lat %s" % (d, p) for d in ("read", "write") for p in ("p50", "p99", "p99.9", "p99 worst interval")]
+assert names == want, names
+assert all(r["a"] == r["b"] and r["a"] > 0 for r in c1["rows"]), c1["rows"]
+assert c1["regressions"] == 0 and c1["settings"] == [], c1
+# the run's worst interval is its lat-log's; the lat-log's whole-run
+# quantiles are its intervals', the run's summary adds the tail after them
+iv = [o for o in map(json.loads, open(sys.argv[3])) if o["type"] == "interval"]
+rows = {r["metric"]: r for r in c2["rows"]}
+assert [r["metric"] for r in c2["rows"]] == want, list(rows)
+for d in ("read", "write"):
+    w = rows["%s lat p99 worst interval" % d]
+    worst = max(r["lat_ns"][d]["p99"] for r in iv if r["lat_ns"][d]["n"])
+    assert abs(w["a"] - worst / 1e3) < 1e-6 and w["a"] == w["b"], (w, worst)
+PY
+echo 'not json' > "$WORK/bad.lat"
+"$DIXLOAD" compare "$WORK/bad.lat" "$WORK/n.lat" > /dev/null 2> "$WORK/e"
+[ $? = 1 ] && grep -q "no summary record and no lat_hist line" "$WORK/e" ||
+	fail "a file that is neither a run nor a lat-log: $(cat "$WORK/e")"
+
+# --meter-lat: the seed's line, unchanged, then " | p99 R ..., W ..."
+run_dix "$WORK/h" "$WORK/h.err" --engine null --dev "$WORK/n.img" --size 64m \
+	--rw randrw --bs 4k --runtime 1 --interval 250 --meter-lat ||
+	fail "--meter-lat run: $(cat "$WORK/h.err")"
+grep -q '^\[' "$WORK/h" || fail "no meter line: $(cat "$WORK/h")"
+grep '^\[' "$WORK/h" | grep -vq ' | CPU *[0-9]* % | p99 R [0-9.]* [nmu]s, W [0-9.]* [nmu]s$' &&
+	fail "a meter line without its p99: $(grep '^\[' "$WORK/h")"
+run_dix "$WORK/h" "$WORK/h.err" --engine null --dev "$WORK/n.img" --size 64m \
+	--rw read --runtime 1 --interval 250 --meter-lat ||
+	fail "--meter-lat read run: $(cat "$WORK/h.err")"
+grep '^\[' "$WORK/h" | grep -vq ' | p99 R [0-9.]* [nmu]s, W -$' &&
+	fail "a read-only meter line's p99: $(grep '^\[' "$WORK/h")"
+run_dix "$WORK/h" "$WORK/h.err" --engine null --dev "$WORK/n.img" --size 64m \
+	--rw read --runtime 1 --interval 250 ||
+	fail "plain run: $(cat "$WORK/h.err")"
+grep '^\[' "$WORK/h" | grep -q 'p99' && fail "p99 on the meter line without --meter-lat"
 echo "interval-lat checks passed"

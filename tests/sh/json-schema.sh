@@ -1,5 +1,5 @@
 #!/bin/sh
-# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap, one with error extents, compare, two targets, a failed hot-load and unload, the --error-log lines, a sweep with its knees, an MPI job when built with MPI): no undocumented key, no missing "always" key.
+# doc/json.md documents every key of real runs (preconditioned write, a run with an action and a cap and its --lat-log, one with error extents, compare, two targets, a failed hot-load and unload, the --error-log lines, a sweep with its knees, an MPI job when built with MPI): no undocumented key, no missing "always" key.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 need_feature jsonc
@@ -9,7 +9,7 @@ run_dix "$WORK/1.json" "$WORK/1.err" --dev "$F" --size 8m --rw write --bs 16k \
 	--precondition on --output-format json || fail "write run: $(cat "$WORK/1.err")"
 run_dix "$WORK/2.json" "$WORK/2.err" --dev "$F" --size 8m --rw randrw --bs 16k \
 	--runtime 3 --interval 500 --exec 'true@1.5' --rate 200,100 --rate-iops 20000 \
-	--output-format json || fail "action run: $(cat "$WORK/2.err")"
+	--output-format json --lat-log "$WORK/2.lat" || fail "action run: $(cat "$WORK/2.err")"
 # a changed byte inside a block (header intact): a verify error and its extent
 printf 'XXXXXXXX' | dd of="$F" bs=1 seek=$((409600 + 300)) conv=notrunc 2>/dev/null
 run_dix "$WORK/3.json" "$WORK/3.err" --dev "$F" --size 8m --rw randread --bs 16k \
@@ -46,7 +46,7 @@ fi
 "$DIXLOAD" --dump-options | cut -f1 > "$WORK/options"
 
 python3 - "$top_srcdir/doc/json.md" "$WORK/options" "$WORK/1.json" "$WORK/2.json" \
-	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" "$WORK/8.json" "$WORK/9.json" "$WORK/3.errlog" "$WORK/6.errlog" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
+	"$WORK/3.json" "$WORK/4.json" "$WORK/5.json" "$WORK/6.json" "$WORK/8.json" "$WORK/9.json" "$WORK/3.errlog" "$WORK/6.errlog" "$WORK/2.lat" $mpi_run <<'PY' || fail "output and doc/json.md disagree (above)"
 import json, re, sys
 doc, optfile, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
 options = set(open(optfile).read().split())
@@ -95,7 +95,7 @@ for f in runs:
         for p, pres in spec[t].items():
             if pres == "always" and p not in got:
                 bad.append("%s:%d: %s key %r (always) is missing" % (f, n, t, p))
-for t in ("start", "interval", "event", "precondition", "summary", "compare", "error_log", "sweep_point", "sweep_knee"):
+for t in ("start", "interval", "event", "precondition", "summary", "compare", "error_log", "sweep_point", "sweep_knee", "lat_hist"):
     if t not in seen:
         bad.append("no %s record in the runs: the test would not check it" % t)
 # the optional keys these runs must exercise

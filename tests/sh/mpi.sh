@@ -18,13 +18,13 @@ if "$DIXLOAD" --version | grep -q '^sanitizers:'; then
 fi
 
 $MPIRUN -np 4 "$DIXLOAD" --dev "$WORK/r%r.img" --size 16m --bs 4k \
-	--runtime 3 --interval 1000 --output-format json \
+	--runtime 3 --interval 1000 --output-format json --lat-log "$WORK/lat" \
 	--exec "echo \$(hostname) >> $WORK/exec.log@2" >"$WORK/o" 2>"$WORK/e" ||
 	fail "mpirun -np 4: exit $? $(cat "$WORK/e")"
 for r in 0 1 2 3; do
 	[ -s "$WORK/r$r.img" ] || fail "rank $r did not create its file r$r.img (%r)"
 done
-python3 - "$WORK/o" "$WORK/exec.log" <<'PY' || fail "JSON of the job (above)"
+python3 - "$WORK/o" "$WORK/exec.log" "$WORK/lat" <<'PY' || fail "JSON of the job (above)"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 types = [r["type"] for r in recs]
@@ -48,6 +48,14 @@ for r in iv:
         assert j["max"] >= j["p99.9"] >= j["p99"] >= j["p50"], (d, j)
     assert r["lat_ns"]["read"]["n"] + r["lat_ns"]["write"]["n"] == r["ops"] - prev, r
     prev = r["ops"]
+# rank 0's --lat-log is the job's: per interval the reduced buckets sum to
+# the ranks' counts
+hl = [json.loads(l) for l in open(sys.argv[3])]
+assert [h["index"] for h in hl] == [r["index"] for r in iv], (len(hl), len(iv))
+for h, r in zip(hl, iv):
+    for d in ("read", "write"):
+        assert sum(c for _, _, c in h[d]["buckets"]) == sum(x["lat_ns"][d]["n"] for x in r["ranks"]), (d, h["index"])
+        assert h[d]["p99"] == r["lat_ns"][d]["p99"], (d, h[d], r["lat_ns"][d])
 summ = recs[-1]
 ranks = summ["ranks"]
 assert sorted(x["rank"] for x in ranks) == [0, 1, 2, 3], ranks
