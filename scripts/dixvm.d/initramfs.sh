@@ -15,13 +15,16 @@
 # loads them through their crypto-NAME aliases), and the arch drivers,
 # which modtree_build keeps out of alias resolution so they load only when
 # named (a --hotload), never by the kernel's request_module("crypto-aes").
+# crc32c_cryptoapi is crc32c_generic's name on 7.x (the crypto API's
+# crc32c over the CRC library): without it AF_ALG crc32c was ENOENT on
+# sid's 7.2.13.
 DIXVM_BASE_MODULES="scsi_common scsi_mod sd_mod sg
 crct10dif_common crct10dif_generic crc_t10dif crc64 crc64_rocksoft
 crc64_rocksoft_generic t10_pi scsi_debug crct10dif_pclmul
 nvme_core nvme null_blk loop
 af_alg algif_hash algif_skcipher algif_aead crypto_user
 xts ecb cbc ctr gcm ghash_generic cryptd pcrypt authenc hmac sha256_generic
-crc32c_generic
+crc32c_generic crc32c_cryptoapi
 aesni_intel crypto_simd ghash_clmulni_intel sha256_ssse3 crc32c_intel
 intel_qat qat_c62x qat_dh895xcc qat_c3xxx qat_4xxx
 dm_mod dm_crypt dm_integrity essiv"

@@ -4,6 +4,7 @@
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
 kcapi_needs
+vm_era '<= 6.13' "crc32c_intel is a module to hot-load up to 6.13; 6.14 built the x86 CRC32C code into the kernel's CRC library, chosen at boot (7.2.13: no crc32c_intel module)"
 
 script="$(kcapi_prelude crc32c_intel)
 dixload --engine kcapi --alg crc32c --bs 4k --rw rw --seed 3 --runtime 8 --submit async --tfms 2 --iodepth 8 --output-format json

@@ -4,6 +4,7 @@
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
 kcapi_needs
+vm_era '<= 6.15' "sha256_ssse3 is a module to hot-load up to 6.15; 6.16 made the x86 SHA-256 code part of the kernel's SHA-256 library, chosen at boot (7.2.13: no sha256_ssse3, /proc/crypto sha256 is sha256-lib, built in, priority 300)"
 vm_alone
 
 script="$(kcapi_prelude sha256_ssse3)
