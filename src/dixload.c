@@ -388,6 +388,10 @@ static int open_metrics(const struct dix_opts *o, int rank, void **m)
 #endif
 
 	*m = NULL;
+	if (!o->metrics && o->metrics_linger > 0) {
+		dix_err("--metrics-linger needs --metrics");
+		return -EINVAL;
+	}
 	if (!o->metrics || rank > 0)
 		return 0;
 	if (!o->interval_ms) {
@@ -407,13 +411,17 @@ static int open_metrics(const struct dix_opts *o, int rank, void **m)
 #endif
 }
 
-/* The run's --output stream and --metrics endpoint, once it is over. */
-static void close_reporting(struct dix_run *r)
+/*
+ * The run's --output stream and --metrics endpoint, once it is over; the
+ * endpoint first waits up to @linger seconds for a scrape of the end.
+ */
+static void close_reporting(struct dix_run *r, double linger)
 {
 	if (r->output)
 		fclose(r->output);
 	r->output = NULL;
 #ifdef HAVE_MICROHTTPD
+	sink_metrics_linger(r->metrics, linger);
 	sink_metrics_free(r->metrics);
 #endif
 	r->metrics = NULL;
@@ -530,13 +538,13 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	r.wake_fd = -1;
 	if (open_output(o, -1, "", &r.output) ||
 	    open_metrics(o, -1, &r.metrics)) {
-		close_reporting(&r);
+		close_reporting(&r, 0);
 		free(path);
 		return DIX_EXIT_USAGE;
 	}
 	status = run_load(&r);
 	run_free(&r);
-	close_reporting(&r);
+	close_reporting(&r, o->metrics_linger);
 	free(path);
 	return status;
 }
@@ -658,18 +666,18 @@ static int run_main(int argc, char **argv)
 		snprintf(host, sizeof(host), "%s", dix_mpi_host(mpi));
 	if (open_output(&o, mpi ? dix_mpi_rank(mpi) : -1, host, &r.output) ||
 	    open_metrics(&o, mpi ? dix_mpi_rank(mpi) : -1, &r.metrics)) {
-		close_reporting(&r);
+		close_reporting(&r, 0);
 		goto fail;
 	}
 	if (devs_open(&o, eng, cli_sets(argc, argv, "precondition") ? NULL :
 		      o.profile, mpi ? dix_mpi_rank(mpi) : -1, host, &r.devs,
 		      &r.ndevs)) {
-		close_reporting(&r);
+		close_reporting(&r, 0);
 		goto fail;
 	}
 	if (mpi && !dix_mpi_agree(mpi, 1, NULL)) {
 		devs_close(r.devs, r.ndevs);
-		close_reporting(&r);
+		close_reporting(&r, 0);
 		goto out;
 	}
 	r.o = &o;
@@ -680,7 +688,7 @@ static int run_main(int argc, char **argv)
 	status = run_load(&r);
 	run_free(&r);
 	devs_close(r.devs, r.ndevs);
-	close_reporting(&r);
+	close_reporting(&r, o.metrics_linger);
 	goto out;
 fail:
 	/* the other ranks learn it here, and rank 0 names this one */

@@ -221,6 +221,11 @@ const struct dix_option dix_options[] = {
 		.help = "serve the meter's counters and the current interval's gauges over HTTP for Prometheus (OpenMetrics text) at HOST:PORT; PORT alone binds 127.0.0.1, an IPv6 HOST goes in brackets; under MPI rank 0 serves the job",
 	},
 	{
+		.name = "metrics-linger", .type = OPT_SECONDS, .off = OFF(metrics_linger),
+		.flags = OPT_CLI_ONLY, .def = "0", .max = 3600000, .metavar = "SEC",
+		.help = "after the run, keep --metrics serving until one scrape has read its end (exit status, transitions), at most SEC seconds (0: stop at once)",
+	},
+	{
 		.name = "precondition", .type = OPT_ENUM, .off = OFF(precondition),
 		.def = "auto", .allowed = precondition_names, .metavar = "MODE",
 		.help = "write the region once (1 MiB sequential) before the load; auto: when it reads a PI target",

@@ -81,6 +81,8 @@ struct str_list {
  * @lat_log: file of per-interval latency histograms (JSON lines), or NULL
  * @output: file that gets what stdout gets (%r / %h expanded under MPI)
  * @metrics: --metrics [HOST:]PORT, the OpenMetrics endpoint's address
+ * @metrics_linger: seconds the endpoint may wait after the run for a
+ *	scrape of its end (0: none)
  * @precondition: write the whole region once before the load (auto, on,
  *	off; see precond.h)
  * @rate: cap in bytes per second per direction (0: none; --rate is in MB/s)
@@ -146,6 +148,7 @@ struct dix_opts {
 	char *lat_log;
 	char *output;
 	char *metrics;
+	double metrics_linger;
 	int precondition;
 	double rate[2];
 	double rate_iops[2];

@@ -172,6 +172,13 @@ void *sink_metrics_open(const char *spec, char *err, size_t errlen);
 /** sink_metrics_where() - the address it listens on, as "127.0.0.1:9100". */
 const char *sink_metrics_where(void *priv);
 
+/**
+ * sink_metrics_linger() - after the run's summary, wait until one scrape
+ * has read it whole, at most @seconds (a run that never reached its
+ * summary, or @seconds <= 0: no wait), so the scraper sees the end.
+ */
+void sink_metrics_linger(void *priv, double seconds);
+
 /** sink_metrics_free() - stop serving and release @priv (NULL: nothing). */
 void sink_metrics_free(void *priv);
 

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -78,6 +79,9 @@ struct metrics {
 	int ntr;
 	int done;
 	int status;
+	/* a scrape that read @done was sent whole (sink_metrics_linger()) */
+	pthread_cond_t read_cv;
+	int read_done;
 };
 
 /* --- the exposition ------------------------------------------------ */
@@ -581,12 +585,29 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
 		return MHD_NO;
 	pthread_mutex_lock(&m->lock);
 	render(f, om, m);
+	/* this reply holds the end: its completion ends a linger */
+	if (m->done)
+		*con_cls = m;
 	pthread_mutex_unlock(&m->lock);
 	if (fclose(f)) {
 		free(body);
 		return MHD_NO;
 	}
 	return reply(c, MHD_HTTP_OK, om ? CT_OM : CT_TEXT, body, len);
+}
+
+/* A reply sent: the one that held the end of the run ends a linger. */
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+		      enum MHD_RequestTerminationCode toe)
+{
+	struct metrics *m = cls;
+
+	if (!*con_cls || toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+		return;
+	pthread_mutex_lock(&m->lock);
+	m->read_done = 1;
+	pthread_cond_broadcast(&m->read_cv);
+	pthread_mutex_unlock(&m->lock);
 }
 
 /* --- the address --------------------------------------------------- */
@@ -664,6 +685,7 @@ int sink_metrics_addr(const char *spec, struct sockaddr_storage *ss,
 void *sink_metrics_open(const char *spec, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
+	pthread_condattr_t ca;
 	struct metrics *m;
 	socklen_t len;
 	int fd, one = 1, e;
@@ -702,6 +724,10 @@ void *sink_metrics_open(const char *spec, char *err, size_t errlen)
 	}
 	m = xcalloc(1, sizeof(*m));
 	pthread_mutex_init(&m->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&m->read_cv, &ca);
+	pthread_condattr_destroy(&ca);
 	snprintf(m->addr, sizeof(m->addr), "%s%s%s:%u",
 		 ss.ss_family == AF_INET6 ? "[" : "", a,
 		 ss.ss_family == AF_INET6 ? "]" : "",
@@ -711,11 +737,13 @@ void *sink_metrics_open(const char *spec, char *err, size_t errlen)
 				0, NULL, NULL, serve, m,
 				MHD_OPTION_LISTEN_SOCKET, fd,
 				MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+				MHD_OPTION_NOTIFY_COMPLETED, completed, m,
 				MHD_OPTION_END);
 	if (!m->d) {
 		set_err(err, errlen, "--metrics %s: libmicrohttpd did not start on %s",
 			spec, m->addr);
 		close(fd);
+		pthread_cond_destroy(&m->read_cv);
 		pthread_mutex_destroy(&m->lock);
 		free(m);
 		return NULL;
@@ -726,6 +754,25 @@ void *sink_metrics_open(const char *spec, char *err, size_t errlen)
 const char *sink_metrics_where(void *priv)
 {
 	return ((struct metrics *)priv)->addr;
+}
+
+void sink_metrics_linger(void *priv, double seconds)
+{
+	struct metrics *m = priv;
+	struct timespec until;
+	double end;
+
+	if (!m || seconds <= 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	end = until.tv_sec + until.tv_nsec / 1e9 + seconds;
+	until.tv_sec = (time_t)end;
+	until.tv_nsec = (long)((end - until.tv_sec) * 1e9);
+	pthread_mutex_lock(&m->lock);
+	while (m->done && !m->read_done &&
+	       pthread_cond_timedwait(&m->read_cv, &m->lock, &until) != ETIMEDOUT)
+		;
+	pthread_mutex_unlock(&m->lock);
 }
 
 void sink_metrics_free(void *priv)
@@ -752,6 +799,7 @@ void sink_metrics_free(void *priv)
 		free(m->tr[i].dev);
 	}
 	free(m->tr);
+	pthread_cond_destroy(&m->read_cv);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }

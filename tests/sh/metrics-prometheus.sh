@@ -1,5 +1,5 @@
 #!/bin/sh
-# --metrics: a real Prometheus (Debian's) scrapes dixload every second during a two-file run with an --exec event and, with MPI, a two-rank job; afterwards its HTTP API gives, for every scrape, gauges (rates, latency quantiles) and counters equal to dixload's JSON interval record of the index the scrape names (total, each device, each rank) and the events' series equal the JSON events; the exposition parses with prometheus_client in both formats; a port in use or a bad address stops the run at its start (exit 1).
+# --metrics: a real Prometheus (Debian's) scrapes dixload every second during a two-file run with an --exec event and --metrics-linger (its last scrape reads the summary's exit status and transitions) and, with MPI, a two-rank job; afterwards its HTTP API gives, for every scrape, gauges (rates, latency quantiles) and counters equal to dixload's JSON interval record of the index the scrape names (total, each device, each rank) and the events' series equal the JSON events; the exposition parses with prometheus_client in both formats; a port in use or a bad address stops the run at its start (exit 1).
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_feature microhttpd
@@ -85,6 +85,7 @@ refused "bad port" --metrics 127.0.0.1:70000
 grep -q "'70000' is not a port (allowed: 1-65535)" "$WORK/re" || fail "bad port: $(cat "$WORK/re")"
 refused "IPv6 without brackets" --metrics "::1:$dport"
 refused "address of no interface" --metrics "192.0.2.1:$dport"
+refused "linger without an endpoint" --metrics-linger 5
 
 # served PORT - wait until the endpoint on PORT serves an interval (in
 # $WORK/text.txt, its Content-Type in $WORK/text.hdr); $1 is the run's pid
@@ -102,17 +103,20 @@ served() {
 # scraped JOB OUT - every dixload sample Prometheus holds of JOB, raw, to OUT
 scraped() {
 	q=$("$PY" -c 'import sys, urllib.parse; print(urllib.parse.urlencode({"query": sys.argv[1], "time": sys.argv[2]}))' \
-		"{__name__=~\"dixload_.+\",job=\"$1\"}[5m]" "$(date +%s)")
+		"{__name__=~\"dixload_.+\",job=\"$1\"}[5m]" "$(($(date +%s) + 1))")
 	get "http://127.0.0.1:$pport/api/v1/query?$q" >"$2" 2>"$WORK/api.hdr" ||
 		fail "Prometheus API query failed: $(cat "$WORK/api.hdr")"
 }
 
 cat >"$WORK/check.py" <<'EOF'
-# check.py RUN.json API.json [TEXT OM]: Prometheus' scrapes against the JSON
+# check.py [--end] RUN.json API.json [TEXT OM]: Prometheus' scrapes against the JSON
 # (rates, counters and latency quantiles of the total, each device, each rank)
 import json, sys
 from collections import defaultdict
 
+end = sys.argv[1] == "--end"
+if end:
+    del sys.argv[1]
 run, api = sys.argv[1], sys.argv[2]
 BS = 4096
 
@@ -143,6 +147,7 @@ if len(sys.argv) > 3:
     print("expositions parse: %d families (0.0.4), %d (OpenMetrics)" % (len(fams), len(omf)))
 
 recs = [json.loads(l) for l in open(run)]
+summ = [r for r in recs if r["type"] == "summary"]
 ivs = {r["index"]: r for r in recs if r["type"] == "interval"}
 evs = [r for r in recs if r["type"] == "event"]
 if sorted(ivs) != list(range(1, len(ivs) + 1)):
@@ -169,8 +174,10 @@ def g(s, name, **lab):
     return s[key]
 
 def same(what, idx, prom, want, decimals):
-    """@prom printed as JSON prints it equals the JSON value"""
-    if decimals is None:
+    """@prom printed as JSON prints it equals the JSON value (null: NaN)"""
+    if want is None:
+        ok = prom != prom
+    elif decimals is None:
         ok = prom == want
     else:
         ok = "%.*f" % (decimals, prom) == "%.*f" % (decimals, want)
@@ -256,6 +263,28 @@ for kind in ("action", "change", "note"):
     n = g(s, "dixload_events_total", kind=kind)
     if n != sum(1 for lab, v in series.values() if lab["kind"] == kind):
         fail("dixload_events_total{kind=%s} %s, not its series' count" % (kind, n))
+# --metrics-linger: the last scrape read the end: the last interval, the
+# exit status and every transition of the summary (the total's, then each
+# device's), in the order they were found
+if end:
+    if last != len(ivs):
+        fail("--metrics-linger: the last scrape saw interval %d, the JSON has %d" % (last, len(ivs)))
+    want = [(t, None) for t in summ[0]["transitions"]]
+    for d in summ[0].get("devices", []):
+        want += [(t, d["dev"]) for t in d["transitions"]]
+    if not want:
+        fail("the summary has no transition to look for")
+    same("exit status", last, g(s, "dixload_exit_status"), summ[0]["exit"], None)
+    for i, (t, dev) in enumerate(want):
+        lab = {"seq": str(i + 1), "event": t["event"],
+               "significant": "true" if t["significant"] else "false"}
+        if dev:
+            lab["dev"] = dev
+        same("transition %d ratio" % (i + 1), last,
+             g(s, "dixload_transition_ratio", **lab), t["ratio"], 3)
+        same("transition %d change_at" % (i + 1), last,
+             g(s, "dixload_transition_change_seconds", seq=str(i + 1)), t["change_at"], 3)
+    print("the last scrape read the end: exit status %d, %d transitions equal to the summary's" % (summ[0]["exit"], len(want)))
 print("%d scrapes, intervals %s of %d, %d device or rank rows: every gauge and counter equals the JSON record of its index; the last scrape (interval %d: ops %d, err %d) has %d event series equal to the JSON's"
       % (len(seen), seen, len(ivs), rows, last, ivs[last]["ops"], ivs[last]["err"], len(series)))
 EOF
@@ -263,7 +292,7 @@ EOF
 # two files, 12 s, intervals of 0.5 s against scrapes of 1 s, an action at 2 s
 "$DIXLOAD" --dev "$WORK/a.img,$WORK/b.img" --size 8m --bs 4k --runtime 12 \
 	--interval 500 --output-format json --metrics "$dport" --exec 'true@2' \
-	>"$WORK/run.json" 2>"$WORK/run.err" &
+	--metrics-linger 10 >"$WORK/run.json" 2>"$WORK/run.err" &
 dpid=$!
 served $dpid "$dport"
 grep -q '^text/plain; version=0.0.4' "$WORK/text.hdr" ||
@@ -274,11 +303,12 @@ get "http://127.0.0.1:$dport/metrics" 'application/openmetrics-text; version=1.0
 grep -q '^application/openmetrics-text' "$WORK/om.hdr" ||
 	fail "OpenMetrics asked, not served: $(cat "$WORK/om.hdr")"
 get "http://127.0.0.1:$dport/metrics" >"$WORK/text.txt" 2>/dev/null || fail "scrape failed"
+t0=$(date +%s)
 wait $dpid || fail "run: exit $? $(cat "$WORK/run.err")"
-# the scrapes' timestamps are Prometheus' own; let it take its last one
-sleep 1.5
+# --metrics-linger 10: it waited for one scrape of its end, not 10 s
+[ $(($(date +%s) - t0)) -lt 18 ] || fail "the run lingered past a scrape of its end"
 scraped files "$WORK/api.json"
-"$PY" "$WORK/check.py" "$WORK/run.json" "$WORK/api.json" "$WORK/text.txt" "$WORK/om.txt" || exit 1
+"$PY" "$WORK/check.py" --end "$WORK/run.json" "$WORK/api.json" "$WORK/text.txt" "$WORK/om.txt" || exit 1
 
 # under MPI rank 0 serves the job, with a row per rank
 if have_mpi; then
