@@ -29,7 +29,7 @@
  * the broadcast to reach every host before the time it names. */
 #define START_DELAY_NS	50000000L
 
-/* A struct lat_hist is a run of uint64_t: count, max_ns, buckets. */
+/* A struct lat_hist is a run of uint64_t: max_ns, buckets. */
 #define LAT_WORDS	(sizeof(struct lat_hist) / sizeof(uint64_t))
 
 struct dix_mpi {

@@ -32,7 +32,7 @@ void run_sample_counters(struct dix_worker *w, int n, struct dix_counters *c,
 		c->ops[d] = 0;
 		for (i = 0; i < n; i++) {
 			lat_take(&iv[d], &w[i].lat_seen[d], &w[i].lat[d]);
-			c->ops[d] += w[i].lat_seen[d].count;
+			c->ops[d] += lat_count(&w[i].lat_seen[d]);
 		}
 	}
 }

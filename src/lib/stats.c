@@ -80,7 +80,6 @@ void lat_add(struct lat_hist *h, uint64_t ns)
 	if (ns > __atomic_load_n(&h->max_ns, __ATOMIC_RELAXED))
 		__atomic_store_n(&h->max_ns, ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->bucket[b], h->bucket[b] + 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&h->count, h->count + 1, __ATOMIC_RELAXED);
 }
 
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src)
@@ -89,19 +88,28 @@ void lat_merge(struct lat_hist *dst, const struct lat_hist *src)
 
 	for (i = 0; i < LAT_BUCKETS; i++)
 		dst->bucket[i] += src->bucket[i];
-	dst->count += src->count;
 	if (src->max_ns > dst->max_ns)
 		dst->max_ns = src->max_ns;
 }
 
-uint64_t lat_percentile(const struct lat_hist *h, double q)
+uint64_t lat_count(const struct lat_hist *h)
 {
-	uint64_t want, seen = 0, v;
+	uint64_t n = 0;
 	unsigned int i;
 
-	if (!h->count)
+	for (i = 0; i < LAT_BUCKETS; i++)
+		n += h->bucket[i];
+	return n;
+}
+
+uint64_t lat_percentile(const struct lat_hist *h, double q)
+{
+	uint64_t want, seen = 0, v, n = lat_count(h);
+	unsigned int i;
+
+	if (!n)
 		return 0;
-	want = (uint64_t)(q * h->count + 0.5);
+	want = (uint64_t)(q * n + 0.5);
 	if (want < 1)
 		want = 1;
 	for (i = 0; i < LAT_BUCKETS; i++) {
@@ -164,18 +172,16 @@ uint64_t lat_take(struct lat_hist *iv, struct lat_hist *seen,
 		m = lo;
 	if (m > iv->max_ns)
 		iv->max_ns = m;
-	seen->count += n;
-	iv->count += n;
 	return n;
 }
 
 void lat_quantiles(const struct lat_hist *h, struct lat_quant *q)
 {
-	q->n = h->count;
+	q->n = lat_count(h);
 	q->p50 = lat_percentile(h, 0.5);
 	q->p99 = lat_percentile(h, 0.99);
 	q->p999 = lat_percentile(h, 0.999);
-	q->max = h->count ? h->max_ns : 0;
+	q->max = q->n ? h->max_ns : 0;
 }
 
 void counters_add(struct dix_counters *dst, const struct dix_counters *src)

@@ -40,13 +40,15 @@ enum dix_dir { DIX_READ, DIX_WRITE, DIX_DIR_NR };
 /*
  * Latency histogram: log-linear buckets (16 sub-buckets per power of two of
  * nanoseconds), ~6 % resolution, fixed memory, mergeable across threads.
+ * It keeps no count of its own: the count is the buckets' sum
+ * (lat_count()), taken when a report asks, so an I/O costs one bucket
+ * store and the maximum's compare.
  */
 #define LAT_SUB_BITS	4
 #define LAT_SUB		(1 << LAT_SUB_BITS)
 #define LAT_BUCKETS	(64 * LAT_SUB)
 
 struct lat_hist {
-	uint64_t count;
 	uint64_t max_ns;
 	uint64_t bucket[LAT_BUCKETS];
 };
@@ -59,6 +61,8 @@ struct lat_hist {
  */
 void lat_add(struct lat_hist *h, uint64_t ns);
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
+/** lat_count() - latencies counted in @h (the sum of its buckets). */
+uint64_t lat_count(const struct lat_hist *h);
 /** lat_percentile() - latency in ns at quantile @q (0..1); 0 when empty. */
 uint64_t lat_percentile(const struct lat_hist *h, double q);
 
@@ -76,8 +80,7 @@ int lat_bucket_bounds(unsigned int b, uint64_t *lo, uint64_t *hi);
  * its copy: one interval's histogram of a histogram another thread
  * keeps adding to (lat_add()).
  * @iv: the interval's histogram (added to, so several workers sum)
- * @seen: the taker's copy of @live at the previous take (its count is
- *	the cumulative count taken)
+ * @seen: the taker's copy of @live at the previous take
  * @live: the owner's histogram; its max_ns is exchanged for 0, so the
  *	interval's maximum is exact; @seen keeps the largest taken
  *

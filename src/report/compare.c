@@ -121,7 +121,6 @@ static int hist_merge_json(struct lat_hist *h, json_object *o)
 		if (lat_bucket_bounds(b, &lo, &hi) || lo != v[0] || hi != v[1])
 			return -EINVAL;
 		h->bucket[b] += v[2];
-		h->count += v[2];
 	}
 	max = num_at(o, "max", NULL);
 	if (max > h->max_ns)
@@ -293,7 +292,7 @@ static double run_ops(const struct run_file *rf, int d)
 		snprintf(key, sizeof(key), "%s_ops", dirs[d]);
 		return num_at(rf->summary, key, NULL);
 	}
-	return rf->nhist ? (double)rf->lat[d].count : NAN;
+	return rf->nhist ? (double)lat_count(&rf->lat[d]) : NAN;
 }
 
 /* Quantile @q (named @pct) of direction @d in ns: the summary's, else the
@@ -303,7 +302,8 @@ static double run_lat(const struct run_file *rf, int d, const char *pct,
 {
 	if (rf->summary)
 		return num_at(rf->summary, "lat_ns", dirs[d], pct, NULL);
-	return rf->lat[d].count ? (double)lat_percentile(&rf->lat[d], q) : NAN;
+	return lat_count(&rf->lat[d]) ? (double)lat_percentile(&rf->lat[d], q) :
+					NAN;
 }
 
 static void direction_rows(struct cmp *c, const struct run_file *ra,

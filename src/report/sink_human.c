@@ -343,7 +343,7 @@ static void rates_human(FILE *f, const struct dix_totals *t)
 		rate_line(f, i, c->bytes[i], t->elapsed,
 			  t->summed ? t->bps[i] : c->bytes[i] / el,
 			  t->summed ? t->iops[i] : c->ops[i] / el,
-			  h->count ? lat : NULL);
+			  lat_count(h) ? lat : NULL);
 	}
 	ops_line(f, c);
 }
