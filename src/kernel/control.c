@@ -307,11 +307,12 @@ static void act_sysfs(struct ctl *c, const struct action *a)
 /*
  * The event gives the time suspended and, for the mappings under the
  * load, the drivers before (inferred: what the table held) and after
- * (what the new TFMs got: the selection now).
+ * (what the new TFMs got: the selection now).  @end: the reload once more
+ * after the priorities were restored (end_rereload()).
  */
-static void act_dmreload(struct ctl *c, const struct action *a)
+static int dmreload_step(struct ctl *c, const struct action *a, int end)
 {
-	char what[4200], name[128] = "", why[512] = "", detail[1200];
+	char what[4200], name[128] = "", why[512] = "", detail[1400];
 	char *drv = NULL;
 	double t = ctl_elapsed(c), start = dix_now(), susp = 0, dur;
 	struct dix_evdata data;
@@ -319,6 +320,11 @@ static void act_dmreload(struct ctl *c, const struct action *a)
 	int e;
 
 	ctl_action_what(a, what, sizeof(what));
+	if (end) {
+		size_t n = strlen(what);
+
+		snprintf(what + n, sizeof(what) - n, " (end of run)");
+	}
 	/* dm-integrity's counter starts again at 0 with the new table */
 	dmbind_mismatch_bank(a->major, a->minor, 1);
 	e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
@@ -336,13 +342,44 @@ static void act_dmreload(struct ctl *c, const struct action *a)
 	if (e)
 		snprintf(detail, sizeof(detail), "%s: %s", name[0] ? name : a->arg, why);
 	else
-		snprintf(detail, sizeof(detail), "%s suspended %.3f s; %s", name, susp,
-			 drv ? drv : "no crypto algorithm of it is followed");
+		snprintf(detail, sizeof(detail), "%s suspended %.3f s; %s%s", name, susp,
+			 drv ? drv : "no crypto algorithm of it is followed",
+			 end ? "; reloaded once more after the priorities were restored: the mapping holds what the restored selection gives" : "");
 	ctl_event(c, EV_ACTION, t, what, !e, dur, detail, &data, "dm-reload");
 	emit_changes(c, &d, 0);
 	kw_diff_free(&d);
 	dix_evdata_clear(&data);
 	free(drv);
+	return e;
+}
+
+static void act_dmreload(struct ctl *c, const struct action *a)
+{
+	int i;
+
+	if (dmreload_step(c, a, 0))
+		return;
+	for (i = 0; i < c->nreloaded; i++)
+		if (c->reloaded[i]->major == a->major && c->reloaded[i]->minor == a->minor)
+			return;
+	if (c->nreloaded < CTL_RELOADED_MAX)
+		c->reloaded[c->nreloaded++] = a;
+}
+
+/*
+ * A mapping reloaded mid-run holds TFMs on what the selection gave then,
+ * which a --priority change may have made: once the priorities are back,
+ * each such mapping is reloaded once more, so the run leaves it on what
+ * the restored selection gives (and leaves the instances --priority
+ * registered free to delete).  Nothing to do when no priority changed.
+ */
+static void end_rereload(struct ctl *c)
+{
+	int i;
+
+	for (i = 0; i < c->nreloaded; i++)
+		dmreload_step(c, c->reloaded[i], 1);
+	c->nreloaded = 0;
 }
 
 /*
@@ -460,7 +497,12 @@ static void *ctl_main(void *arg)
 		ctl_event(c, EV_ACTION, a->at, what, 0, -1, detail, NULL, NULL);
 	}
 	/* the workers have closed their TFMs: what --priority changed can
-	 * be put back and what it registered deleted */
+	 * be put back, the mappings reloaded under it reloaded again, and
+	 * what it registered deleted */
+	if (prio_changed_any(&c->prio)) {
+		prio_restore(&c->prio, prio_event, c);
+		end_rereload(c);
+	}
 	prio_undo(&c->prio, prio_event, c);
 	/* the workers are done: what dm-integrity counted is the run's */
 	text = dmbind_mismatches();

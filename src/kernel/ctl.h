@@ -27,6 +27,8 @@ struct exec_job;
  * @lock: protects @jobs and the jobs' pid/killed/abandon/done fields
  * @prio: what the --priority actions changed, undone at the end
  */
+#define CTL_RELOADED_MAX	8
+
 struct ctl {
 	struct dix_event_sink sink;
 	const struct dix_opts *o;
@@ -45,6 +47,9 @@ struct ctl {
 	struct exec_job **jobs;
 	int njobs;
 	struct prio_ctx prio;
+	/* the --dm-reload actions that succeeded, one per mapping */
+	const struct action *reloaded[CTL_RELOADED_MAX];
+	int nreloaded;
 };
 
 /** ctl_elapsed() - seconds since the start of the load. */

@@ -74,7 +74,8 @@ static const char *release(void)
 /*
  * The message for a module that does not exist.  For the CRC-T10DIF
  * modules on a kernel that no longer has them, say why and what to do
- * instead.
+ * instead; for the CRC32C ones (dm-integrity's hash), why there is
+ * nothing to hot-load.
  */
 static void not_found(const struct mod_env *env, const char *name, char *msg,
 		      size_t len)
@@ -87,6 +88,10 @@ static void not_found(const struct mod_env *env, const char *name, char *msg,
 	    !env->kw->have_transform && kernel_at_least(6, 14))
 		snprintf(msg, len, "module %s not found in /lib/modules/%s: since Linux 6.14 the accelerated CRC-T10DIF is built into the kernel's CRC library and chosen at boot (no module to load, no crc_t10dif transform to switch); the A/B that works here toggles PI in the block layer: --sysfs /sys/block/%s/integrity/write_generate=0@SEC or --sysfs /sys/block/%s/integrity/read_verify=0@SEC",
 			 name, release(), dev, dev);
+	else if ((!strcmp(n, "crc32c_intel") || !strcmp(n, "crc32_pclmul")) &&
+		 kernel_at_least(6, 14))
+		snprintf(msg, len, "module %s not found in /lib/modules/%s: since Linux 6.14 the accelerated CRC32/CRC32C is built into the kernel's CRC library and chosen at boot (no module to load); the crypto API's crc32c (crc32c-cryptoapi) calls that library, so a dm-integrity crc32c mapping runs on it from its table load and a reload changes nothing",
+			 name, release());
 	else
 		snprintf(msg, len, "module %s not found in /lib/modules/%s",
 			 name, release());

@@ -343,6 +343,22 @@ static int longer_first(const void *a, const void *b)
 	return x == y ? strcmp(a, b) : x > y ? -1 : 1;
 }
 
+int prio_changed_any(const struct prio_ctx *p)
+{
+	return p->cru && (p->nchanged > 0 || p->nmade > 0);
+}
+
+void prio_restore(struct prio_ctx *p, prio_emit_fn emit, void *arg)
+{
+	int i;
+
+	if (!p->cru)
+		return;
+	for (i = p->nchanged - 1; i >= 0; i--)
+		restore_one(p, &p->changed[i], emit, arg);
+	p->nchanged = 0;
+}
+
 void prio_undo(struct prio_ctx *p, prio_emit_fn emit, void *arg)
 {
 	double start = dix_now(), give_up = start + 3;
@@ -353,8 +369,7 @@ void prio_undo(struct prio_ctx *p, prio_emit_fn emit, void *arg)
 		free(p->made);
 		return;
 	}
-	for (i = p->nchanged - 1; i >= 0; i--)
-		restore_one(p, &p->changed[i], emit, arg);
+	prio_restore(p, emit, arg);
 	/*
 	 * Outer instances first: deleting ecb(aes-generic) also tears down
 	 * xts(ecb(aes-generic)) built on it (measured, 6.1: the inner one's

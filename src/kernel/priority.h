@@ -70,6 +70,23 @@ void prio_apply(struct prio_ctx *p, const struct action *a, prio_emit_fn emit,
 		void *arg);
 
 /**
+ * prio_changed_any() - whether the run's --priority actions changed a
+ * priority or registered an instance (so the selection at the end differs
+ * from the one they left until prio_undo()).
+ *
+ * Return: 1 or 0.
+ */
+int prio_changed_any(const struct prio_ctx *p);
+
+/**
+ * prio_restore() - the first half of prio_undo(): every changed priority
+ * set back (one step each, in reverse order); the instances dixload
+ * registered stay until prio_undo(), so a mapping reloaded now takes the
+ * restored selection and leaves them free to delete.
+ */
+void prio_restore(struct prio_ctx *p, prio_emit_fn emit, void *arg);
+
+/**
  * prio_undo() - the end of the run: every changed priority set back to what
  * it was (one step each, in reverse order), then every instance dixload
  * registered deleted (one step each) once nothing holds it: a TFM that was
