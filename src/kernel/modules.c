@@ -75,7 +75,9 @@ static const char *release(void)
  * The message for a module that does not exist.  For the CRC-T10DIF
  * modules on a kernel that no longer has them, say why and what to do
  * instead; for the CRC32C ones (dm-integrity's hash), why there is
- * nothing to hot-load.
+ * nothing to hot-load; for sha256_ssse3 (the kcapi seed's hot-load) the
+ * same (measured on 7.2.13: no such module, /proc/crypto's sha256 is
+ * sha256-lib over the kernel's SHA-256 library).
  */
 static void not_found(const struct mod_env *env, const char *name, char *msg,
 		      size_t len)
@@ -91,6 +93,9 @@ static void not_found(const struct mod_env *env, const char *name, char *msg,
 	else if ((!strcmp(n, "crc32c_intel") || !strcmp(n, "crc32_pclmul")) &&
 		 kernel_at_least(6, 14))
 		snprintf(msg, len, "module %s not found in /lib/modules/%s: since Linux 6.14 the accelerated CRC32/CRC32C is built into the kernel's CRC library and chosen at boot (no module to load); the crypto API's crc32c (crc32c-cryptoapi) calls that library, so a dm-integrity crc32c mapping runs on it from its table load and a reload changes nothing",
+			 name, release());
+	else if (!strcmp(n, "sha256_ssse3") && kernel_at_least(6, 16))
+		snprintf(msg, len, "module %s not found in /lib/modules/%s: since Linux 6.16 the x86 SHA-256 code is part of the kernel's SHA-256 library and chosen at boot (no module to load); the crypto API's sha256 is sha256-lib over it",
 			 name, release());
 	else
 		snprintf(msg, len, "module %s not found in /lib/modules/%s",

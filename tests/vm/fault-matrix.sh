@@ -1,5 +1,5 @@
 #!/bin/sh
-# scsi_debug fault matrix on 6.1, one boot: for every fault kind the module injects through every_nth/opts, dixload's count by kind equals the injections computed from its own command count ("submitted"), the run goes on, Rec vs Err and the exit status are right; kinds the kernel absorbs (retry/requeue) reach user space as nothing, and the kernel's own counters show they happened.  One table in the log.
+# scsi_debug fault matrix, one boot: for every fault kind the module injects through every_nth/opts, dixload's count by kind equals the injections computed from its own command count ("submitted"), the run goes on, Rec vs Err and the exit status are right; kinds the kernel absorbs (retry/requeue) reach user space as nothing, and the kernel's own counters show they happened; where a later kernel handles a kind differently (abort: 6.12 on; short read through the block layer: after 6.12), that era's behaviour is asserted.  One table in the log.
 . "$top_srcdir/tests/vm/lib.sh"
 need_feature sg
 need_vm
@@ -28,7 +28,18 @@ need_python
 # The cases use bs 16k at QD1 (256 commands over 4 MiB) so that one dixload
 # I/O is one SCSI command (no merges), except one randrw --runtime case at
 # QD4 where the count must hold as well.
-vm -- sh -c '
+# Later kernels, measured on 6.12.95 and 7.2.13 (the rest of the matrix is
+# the same there):
+# - abort (6.12 on): blk_abort_request() times the command out at once and
+#   error handling aborts it: SG_IO returns the failure (dixload's retry
+#   passes: Rec), the block layer retries it (one more command each).
+# - short read through the block layer (7.2; 6.12 still as 6.1, the
+#   kernels between were not measured: from 6.13 on the test takes 7.2's
+#   behaviour): sd re-issues the rest and the kernel's PI check fails,
+#   "sda: ref tag error at location L (rcvd L+16)", EILSEQ to user space.
+#   The kernel logs a PI error for it, so the boot allows those lines and
+#   the test counts them per case instead: only there, one per injection.
+vm --allow-dmesg '(guard|ref) tag error' -- sh -c '
 	P=/sys/bus/pseudo/drivers/scsi_debug
 	D=/sys/block/sda/device
 	# sd retries a timed-out block command after the timeout: 1 s keeps
@@ -50,6 +61,7 @@ vm -- sh -c '
 		echo $dl > $P/delay; echo $nd > $P/ndelay; echo $o > $P/opts
 		r0=$(cat $D/iorequest_cnt); t0=$(cat $D/iotmo_cnt); x0=$(cat $D/ioerr_cnt)
 		a0=$(dmesg | grep -c "abort request")
+		p0=$(dmesg | grep -cE "(guard|ref) tag error")
 		u0=$(up)
 		dixload --dev /dev/sda --engine $e --bs 16k --interval 1000 \
 			--output-format json "$@" > /tmp/o 2> /tmp/e
@@ -58,11 +70,12 @@ vm -- sh -c '
 		echo 0 > $P/opts; echo 0 > $P/every_nth; echo 0 > $P/ndelay; echo 0 > $P/delay
 		r1=$(cat $D/iorequest_cnt); t1=$(cat $D/iotmo_cnt); x1=$(cat $D/ioerr_cnt)
 		a1=$(dmesg | grep -c "abort request")
+		p1=$(dmesg | grep -cE "(guard|ref) tag error")
 		left=$(drain)
 		s=$(grep "\"type\":\"summary\"" /tmp/o)
-		printf "{\"type\":\"case\",\"name\":\"%s\",\"kind\":\"%s\",\"engine\":\"%s\",\"n\":%d,\"opts\":\"%s\",\"status\":%d,\"wall\":%s,\"cmds\":%d,\"tmo\":%d,\"ioerr\":%d,\"aborts\":%d,\"left_pending\":%s,\"intervals\":%d,\"summary\":%s}\n" \
+		printf "{\"type\":\"case\",\"name\":\"%s\",\"kind\":\"%s\",\"engine\":\"%s\",\"n\":%d,\"opts\":\"%s\",\"status\":%d,\"wall\":%s,\"cmds\":%d,\"tmo\":%d,\"ioerr\":%d,\"aborts\":%d,\"pierr\":%d,\"left_pending\":%s,\"intervals\":%d,\"summary\":%s}\n" \
 			"$n" "$k" "$e" "$N" "$o" $st "$(awk -v a=$u0 -v b=$u1 "BEGIN{print b-a}")" \
-			$((r1 - r0)) $((t1 - t0)) $((x1 - x0)) $((a1 - a0)) "${left:-null}" \
+			$((r1 - r0)) $((t1 - t0)) $((x1 - x0)) $((a1 - a0)) $((p1 - p0)) "${left:-null}" \
 			"$(grep -c "\"type\":\"interval\"" /tmp/o)" "${s:-null}"
 		sed "s/^/[$n] /" /tmp/e >&2
 	}
@@ -109,6 +122,7 @@ vm -- sh -c '
 	# one injection, which costs the command timeout: --timeout 3 instead
 	# of the engine default of 60 s (the wall time shows which was used)
 	fc timeout-r-sg timeout 200 0x4 0 0 sg $A --rw read --verify off --timeout 3
+	echo "{\"type\":\"pi_lines\",\"n\":$(dmesg | grep -cE "(guard|ref) tag error")}"
 	true' > "$WORK/out" 2> "$WORK/err"
 st=$?
 case $st in
@@ -118,17 +132,26 @@ case $st in
 *) fail "dixvm status $st: $(tail -c 1500 "$WORK/err")" ;;
 esac
 
-python3 - "$WORK/out" <<'PY' || fail "fault matrix check failed (guest stderr: $(grep -v '^\[' "$WORK/err" | tail -c 1200))"
-import json, sys
+KVER=$(vm_kver) python3 - "$WORK/out" <<'PY' || fail "fault matrix check failed (guest stderr: $(grep -v '^\[' "$WORK/err" | tail -c 1200))"
+import json, os, sys
 
 cases = {}
 order = []
+pi_lines = None
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     if line.startswith('{"type":"case"'):
         o = json.loads(line)
         cases[o["name"]] = o
         order.append(o["name"])
+    elif line.startswith('{"type":"pi_lines"'):
+        pi_lines = json.loads(line)["n"]
 bad = []
+# the era (see the comment at the top): "6.12.95+deb12-amd64" -> (6, 12)
+kver = tuple(int(x) for x in os.environ["KVER"].split("-")[0].split("+")[0].split(".")[:2])
+abort_eh = kver >= (6, 12)
+short_fails = kver >= (6, 13)
+print("kernel %s: abort through error handling: %s; short block-layer read fails its PI check: %s"
+      % (os.environ["KVER"], abort_eh, short_fails))
 
 def check(cond, msg):
     if not cond:
@@ -184,6 +207,9 @@ for name in order:
         e = e + "-mixed"
     # every case: the load ran over the whole region or runtime
     check(s(c)["ops"] > 0, "%s: no load" % name)
+    # kernel PI error lines: only the short read of 7.2's era logs them
+    pi_want = c["cmds"] // N if (k == "short" and not sg and short_fails) else 0
+    check(c["pierr"] == pi_want, "%s: %d kernel PI error lines, want %d" % (name, c["pierr"], pi_want))
     # a faked timeout drops the command before anything takes the pending
     # flag its injection set: the drain finds it (measured, every time)
     check(c["left_pending"] == (1 if k == "timeout" else 0),
@@ -220,6 +246,13 @@ for name in order:
             # half the data and a residual: an I/O error, retried, Rec
             row(c, own, s(c)["rec"], "Rec (retried)", 0)
             check(not errs(c), "%s: errors %s" % (name, errs(c)))
+        elif short_fails:
+            # sd re-issues the rest and the kernel's ref tag check of
+            # the I/O fails: EILSEQ, unknown, one per injection
+            inj = c["cmds"] // N
+            row(c, inj, s(c)["errors"]["unknown"], "unknown Err (kernel ref check)", 3)
+            check(c["cmds"] - S == inj, "%s: %d commands for %d: want one re-issue per injection" % (name, c["cmds"], S))
+            check(s(c)["rec"] == 0 and not errs(c, ("unknown",)), "%s: other errors: rec %d %s" % (name, s(c)["rec"], errs(c, ("unknown",))))
         else:
             # sd completes the rest with another command: invisible
             inj = c["cmds"] // N
@@ -249,10 +282,25 @@ for name in order:
         # scsi_debug logs "abort request" and calls blk_abort_request();
         # measured on 6.1: the command still completes normally (no retry:
         # cmds == submitted + setup), nothing reaches user space
+        # 6.12 on: timed out at once (iotmo_cnt), aborted by error
+        # handling; the block layer retries it, SG_IO fails it
         inj = c["cmds"] // N
-        row(c, inj, s(c)["rec"] + s(c)["err"], "nothing (abort logged, completes)", 0, c["aborts"])
-        check(c["cmds"] == S + extra[e], "%s: %d commands, dixload sent %d" % (name, c["cmds"], S))
-        check(s(c)["rec"] == 0 and not errs(c), "%s: user space saw it" % name)
+        if not abort_eh:
+            row(c, inj, s(c)["rec"] + s(c)["err"], "nothing (abort logged, completes)", 0, c["aborts"])
+            check(c["cmds"] == S + extra[e], "%s: %d commands, dixload sent %d" % (name, c["cmds"], S))
+            check(s(c)["rec"] == 0 and not errs(c), "%s: user space saw it" % name)
+        elif sg:
+            # dixload's retry is its own command: cmds == submitted + setup
+            row(c, inj, s(c)["rec"], "Rec (EH abort, retried)", 0)
+            check(c["aborts"] == inj and c["tmo"] == inj,
+                  "%s: %d abort messages, %d timeouts, want %d" % (name, c["aborts"], c["tmo"], inj))
+            check(c["cmds"] == S + extra[e], "%s: %d commands, dixload sent %d" % (name, c["cmds"], S))
+            check(not errs(c), "%s: errors %s" % (name, errs(c)))
+        else:
+            row(c, inj, s(c)["rec"] + s(c)["err"], "nothing (EH abort, midlayer retry)", 0, c["aborts"])
+            check(c["tmo"] == inj, "%s: %d timeouts, want %d" % (name, c["tmo"], inj))
+            check(c["cmds"] == S + inj, "%s: %d commands, want %d + %d retries" % (name, c["cmds"], S, inj))
+            check(s(c)["rec"] == 0 and not errs(c), "%s: user space saw it" % name)
     elif k == "timeout":
         if sg:
             # SG_IO has no retries: DID_TIME_OUT after --timeout 3,
@@ -280,6 +328,10 @@ for name in order:
         row(c, ios, s(c)["errors"]["io"], "io Err (retry failed)", 2)
         check(S == s(c)["ops"] + 2 * ios, "%s: submitted %d, ops %d: want one retry per failed I/O" % (name, S, s(c)["ops"]))
         check(not errs(c, ("io",)), "%s: other errors %s" % (name, errs(c, ("io",))))
+
+# the boot allows the kernel's PI error lines; none may fall outside a case
+check(pi_lines is not None and pi_lines == sum(cases[n]["pierr"] for n in order),
+      "kernel PI error lines: %s in the log, %d within the cases" % (pi_lines, sum(cases[n]["pierr"] for n in order)))
 
 print("%-17s %-9s %-8s %4s %5s %5s %8s %7s %6s  %-32s %5s %6s" %
       ("case", "kind", "engine", "N", "cmds", "subm", "injected", "counted", "kernel",
