@@ -26,18 +26,35 @@ int uringq_init(struct uringq *q, unsigned int depth,
 	if (r)
 		return r;
 	q->depth = depth;
+	q->inflight = 0;
 	q->ready = xcalloc(depth, sizeof(*q->ready));
 	return 0;
 }
 
 int uringq_submit(struct uringq *q)
 {
+	unsigned int pending = io_uring_sq_ready(&q->ring);
+	/*
+	 * A ring that runs completion work only when asked (DEFER_TASKRUN)
+	 * asks in the submitting call once this batch puts every slot in
+	 * flight, since the job loop can only wait next: what completed
+	 * inside the call (null_blk, a page-cache hit) is then posted already
+	 * and the wait finds it without a second system call: 4 KiB reads
+	 * on null_blk at QD1, 5897 -> 5423 instructions per I/O (6.1 guest
+	 * under icount, scripts/bench-vm).  Asking on every batch costs more
+	 * than it saves at QD32 in batches of 4 (+0.7 %; this rule: -0.1 %).
+	 */
+	int flush = (q->ring.flags & IORING_SETUP_DEFER_TASKRUN) &&
+		    q->inflight + pending >= q->depth;
 	int r;
 
 	/* EAGAIN: the kernel was short of memory for the batch, try again */
 	do {
-		r = io_uring_submit(&q->ring);
+		r = flush ? io_uring_submit_and_get_events(&q->ring) :
+			    io_uring_submit(&q->ring);
 	} while (r == -EINTR || r == -EAGAIN);
+	if (r > 0)
+		q->inflight += (unsigned int)r;
 	return r < 0 ? r : 0;
 }
 
@@ -63,6 +80,7 @@ int uringq_getevents(struct uringq *q, unsigned int min)
 			break;
 	}
 	io_uring_cq_advance(&q->ring, n);
+	q->inflight = (unsigned int)n < q->inflight ? q->inflight - (unsigned int)n : 0;
 	return n;
 }
 

@@ -21,11 +21,13 @@
  * @ring: the ring, @depth entries; engines take SQEs from it directly
  * @ready: the I/Os collected by the last uringq_getevents()
  * @depth: entries in @ring and in @ready
+ * @inflight: entries submitted and not yet collected
  */
 struct uringq {
 	struct io_uring ring;
 	struct dix_io **ready;
 	unsigned int depth;
+	unsigned int inflight;
 };
 
 /**

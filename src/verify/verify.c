@@ -24,6 +24,7 @@
 
 #include "verify/extent.h"
 #include "lib/stats.h"
+#include "verify/pattern.h"
 #include "verify/verify.h"
 #include "verify/vhash.h"
 
@@ -134,6 +135,44 @@ static inline uint64_t pgen_next(struct pgen *g)
 	return xs_next(&g->s[k]);
 }
 
+void pattern_groups_generic(unsigned char *p, uint32_t n, uint64_t s[4])
+{
+	/*
+	 * pgen_next()'s order, four words at a time; the states in locals,
+	 * or each step waits on a store and a reload
+	 */
+	uint64_t a = s[0], b = s[1], c = s[2], d = s[3];
+	uint32_t i;
+
+	for (i = 0; i < n; i++, p += 32) {
+		st64(p, xs_next(&a));
+		st64(p + 8, xs_next(&b));
+		st64(p + 16, xs_next(&c));
+		st64(p + 24, xs_next(&d));
+	}
+	s[0] = a;
+	s[1] = b;
+	s[2] = c;
+	s[3] = d;
+}
+
+static pattern_groups_fn groups_impl;
+
+/* The build of the groups' loop for this CPU, chosen once. */
+static pattern_groups_fn pattern_groups(void)
+{
+	pattern_groups_fn f = __atomic_load_n(&groups_impl, __ATOMIC_RELAXED);
+
+	if (!f) {
+		f = pattern_groups_avx2();
+		if (!f)
+			f = pattern_groups_generic;
+		/* every thread picks the same one: a benign race */
+		__atomic_store_n(&groups_impl, f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
 static void pattern_fill(unsigned char *p, uint32_t len, uint64_t s, int multi)
 {
 	struct pgen g;
@@ -141,19 +180,8 @@ static void pattern_fill(unsigned char *p, uint32_t len, uint64_t s, int multi)
 
 	pgen_init(&g, multi, s, len);
 	if (multi) {
-		/*
-		 * pgen_next()'s order, four words at a time; the states in
-		 * locals, or each step waits on a store and a reload
-		 */
-		uint64_t a = g.s[0], b = g.s[1], c = g.s[2], d = g.s[3];
-
-		for (; i + 32 <= len; i += 32) {
-			st64(p + i, xs_next(&a));
-			st64(p + i + 8, xs_next(&b));
-			st64(p + i + 16, xs_next(&c));
-			st64(p + i + 24, xs_next(&d));
-		}
-		g.s[0] = a;
+		pattern_groups()(p, len / 32, g.s);
+		i = len / 32 * 32;
 		g.w = g.group_words;
 	}
 	for (; i + 8 <= len; i += 8)

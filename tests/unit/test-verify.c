@@ -10,6 +10,7 @@
 #include "hexfile.h"
 #include "lib/stats.h"
 #include "tap.h"
+#include "verify/pattern.h"
 #include "verify/verify.h"
 #ifdef HAVE_XXHASH
 #include <xxhash.h>	/* the library's own XXH3, not vhash.c's inlined copy */
@@ -43,6 +44,19 @@ static void stored_format(const char *file, const char *magic)
 		"%s block 1 verifies", magic);
 	is_intf(verify_block(blk + 512, 512, 0, &f), VF_MISPLACED,
 		"%s block at another place: misplaced", magic);
+	if (!memcmp(magic, "DIXLOAD2", 8) && DIX_HDR_MAGIC == DIX_HDR_MAGIC2) {
+		/* this build's writes: the same bytes for the same identity */
+		uint8_t mine[1024];
+		uint64_t seed;
+		uint32_t seq;
+
+		verify_header_id(blk, &seed, &seq);
+		verify_fill(mine, 512, 512, 1 << 20, seed, seq);
+		verify_header_id(blk + 512, &seed, &seq);
+		verify_fill(mine + 512, 512, 512, (1 << 20) + 512, seed, seq);
+		ok(!memcmp(mine, blk, sizeof(mine)),
+		   "%s: this build fills the stored blocks byte for byte", magic);
+	}
 	blk[512 + 300] ^= 0x10;
 	is_intf(verify_block(blk + 512, 512, (1 << 20) + 512, &f), VF_CHANGED,
 		"%s changed byte detected", magic);
@@ -126,6 +140,58 @@ static void xxh3_format(void)
 	verify_fill(buf0, 512, 512, 0, 1, 1);
 	ok(!memcmp(buf0, "DIXLOAD1", 8), "built without xxhash: writes DIXLOAD1");
 #endif
+}
+
+/* xorshift64* as the format defines it, written apart from src/ */
+static uint64_t ref_xs(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+/*
+ * Every build of the pattern's group loop gives the format's bytes: group
+ * i is word i of streams 0..3, little-endian, and the states come back
+ * advanced by @n words.
+ */
+static void pattern_builds(void)
+{
+	static const uint32_t counts[] = { 0, 1, 3, 15, 127 };
+	pattern_groups_fn builds[2] = { pattern_groups_generic, pattern_groups_avx2() };
+	const char *names[2] = { "generic", "avx2" };
+	unsigned char got[127 * 32 + 8], want[127 * 32 + 8];
+	unsigned int b, c, i, k;
+
+	for (b = 0; b < 2; b++) {
+		if (!builds[b]) {
+			ok(1, "# SKIP pattern build %s: not on this CPU or compiler", names[b]);
+			continue;
+		}
+		for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+			uint64_t s[4] = { 0x0123456789abcdefull * (c + 1), 0x9e3779b97f4a7c15ull,
+					  0xfffffffffffffff1ull, 1 };
+			uint64_t r[4];
+			int same;
+
+			memcpy(r, s, sizeof(r));
+			for (i = 0; i < counts[c]; i++)
+				for (k = 0; k < 4; k++) {
+					uint64_t v = htole64(ref_xs(&r[k]));
+
+					memcpy(want + i * 32 + k * 8, &v, 8);
+				}
+			memset(got, 0x5a, sizeof(got));
+			/* at an odd address: the build may not assume alignment */
+			builds[b](got + 1, counts[c], s);
+			same = !memcmp(got + 1, want, (size_t)counts[c] * 32) &&
+			       got[0] == 0x5a && got[counts[c] * 32 + 1] == 0x5a &&
+			       !memcmp(s, r, sizeof(r));
+			ok(same, "pattern build %s, %u groups: the format's bytes and states",
+			   names[b], counts[c]);
+		}
+	}
 }
 
 int main(void)
@@ -214,6 +280,7 @@ int main(void)
 #endif
 	stored_format("verify-dixload1-512.hex", "DIXLOAD1");
 	stored_format("verify-dixload2-512.hex", "DIXLOAD2");
+	pattern_builds();
 	xxh3_format();
 
 	ok(block_hash("abc", 3, 0) != block_hash("abd", 3, 0), "hash differs");
