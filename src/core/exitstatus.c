@@ -31,19 +31,49 @@ int run_nothing_measured(const struct dix_totals *t, int status)
 	return DIX_EXIT_USAGE;
 }
 
-int run_exit_status(struct dix_run *r, const struct dix_totals *t,
-		    int setup_failed)
+int counters_status(const struct dix_counters *c)
 {
 	uint64_t integ = 0;
 	int k;
 
 	for (k = 0; k < DIX_ERR_NR; k++)
 		if (dix_errkind_is_integrity(k))
-			integ += t->c.errors[k];
+			integ += c->errors[k];
 	if (integ)
 		return DIX_EXIT_INTEGRITY;
-	if (t->c.errors[DIX_ERR_IO])
+	if (c->errors[DIX_ERR_IO])
 		return DIX_EXIT_IO;
+	return DIX_EXIT_OK;
+}
+
+/* The precedence of the exit statuses: 3 > 2 > 1 > 4 > 0. */
+static int status_rank(int s)
+{
+	switch (s) {
+	case DIX_EXIT_INTEGRITY:
+		return 4;
+	case DIX_EXIT_IO:
+		return 3;
+	case DIX_EXIT_USAGE:
+		return 2;
+	case DIX_EXIT_ACTION:
+		return 1;
+	}
+	return 0;
+}
+
+int exit_worst(int a, int b)
+{
+	return status_rank(a) >= status_rank(b) ? a : b;
+}
+
+int run_exit_status(struct dix_run *r, const struct dix_totals *t,
+		    int setup_failed)
+{
+	int s = counters_status(&t->c);
+
+	if (s)
+		return s;
 	if (setup_failed)
 		return DIX_EXIT_USAGE;
 	if (r->action_failed)

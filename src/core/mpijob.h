@@ -19,6 +19,11 @@
  * Only the main thread of each rank calls MPI (MPI_THREAD_FUNNELED).
  * Ranks exchange C structs as bytes: every host must run the same build on
  * the same architecture, which one mpirun of one binary gives.
+ *
+ * A rank lost mid-run (Open MPI 4.1 has no fault tolerance) cuts the job
+ * short: the tick is polled, so after mpirun's SIGTERM rank 0 names the
+ * ranks whose records did not come and reports the intervals every rank
+ * reached it for; every rank reports its own figures to its --output.
  * dix_mpi_init() checks that first (buildid.h) and refuses a job that
  * mixes versions, byte orders or record layouts.
  *
@@ -65,6 +70,7 @@ struct dix_mpi_gather {
 #define DIX_MPI_DONE	0x1	/* its workers have finished */
 #define DIX_MPI_STOP	0x2	/* it stopped: signal, --runtime, --max-errors */
 #define DIX_MPI_FAILED	0x4	/* a worker could not run */
+#define DIX_MPI_CUT	0x8	/* verdict: a rank was lost, the job is cut short */
 
 /**
  * dix_mpi_launched() - whether mpirun (or another PMI launcher) started
@@ -89,8 +95,35 @@ static inline int dix_mpi_launched(void)
  */
 int dix_mpi_init(struct dix_mpi **m, char *err, size_t errlen);
 
-/** dix_mpi_finish() - MPI_Finalize and free @m (NULL: nothing). */
+/**
+ * dix_mpi_finish() - MPI_Finalize and free @m (NULL: nothing).  A job cut
+ * short is not finalized: that would wait for the lost rank.
+ */
 void dix_mpi_finish(struct dix_mpi *m);
+
+/**
+ * dix_mpi_watch() - @signalled says whether a signal came: after one, a
+ * tick gives up waiting for a rank that sends nothing (the job is cut
+ * short); without one it waits, since a late rank is only late.
+ */
+void dix_mpi_watch(struct dix_mpi *m, int (*signalled)(void));
+
+/**
+ * dix_mpi_cut() - why the job was cut short (a tick returned DIX_MPI_CUT),
+ * or NULL when it was not.  From then on no collective may be called.
+ */
+const struct rec_cut *dix_mpi_cut(const struct dix_mpi *m);
+
+/**
+ * dix_mpi_cut_totals() - rank 0 of a job cut short: the job's figures
+ * from the last interval every rank's record reached it for, a row per
+ * rank in *@rows (malloc'ed: the caller frees it), a lost rank's naming
+ * its loss; the job's latency from those intervals' histograms, none per
+ * rank and no CPU times (a rank's are reduced only at the end).
+ * Return: 0, or -1 (another rank, or not cut short: nothing set).
+ */
+int dix_mpi_cut_totals(struct dix_mpi *m, struct dix_totals *job,
+		       struct dix_rank_row **rows);
 
 int dix_mpi_rank(const struct dix_mpi *m);
 int dix_mpi_size(const struct dix_mpi *m);
@@ -136,7 +169,8 @@ char *dix_mpi_pack_events(struct dix_mpi *m, const struct dix_event *ev,
  * failed @why, and this rank's packed events @ev (@evlen bytes) to rank
  * 0, which sums the interval into @g (@t: the job's time when it has no
  * sample of its own).  The caller frees @g (dix_mpi_gather_free()).
- * Return: the verdict: DIX_MPI_STOP when the job must end now.
+ * Return: the verdict: DIX_MPI_STOP when the job must end now, with
+ * DIX_MPI_CUT when it is cut short (dix_mpi_cut()).
  */
 int dix_mpi_tick(struct dix_mpi *m, const struct meter_sample *s,
 		 const struct lat_hist *lat, double t, int flags,
@@ -164,6 +198,22 @@ static inline int dix_mpi_init(struct dix_mpi **m, char *err, size_t errlen)
 	return -1;
 }
 static inline void dix_mpi_finish(struct dix_mpi *m) { (void)m; }
+static inline void dix_mpi_watch(struct dix_mpi *m, int (*signalled)(void))
+{
+	(void)m; (void)signalled;
+}
+static inline const struct rec_cut *dix_mpi_cut(const struct dix_mpi *m)
+{
+	(void)m;
+	return NULL;
+}
+static inline int dix_mpi_cut_totals(struct dix_mpi *m, struct dix_totals *job,
+				     struct dix_rank_row **rows)
+{
+	(void)m; (void)job;
+	*rows = NULL;
+	return -1;
+}
 static inline int dix_mpi_rank(const struct dix_mpi *m) { (void)m; return -1; }
 static inline int dix_mpi_size(const struct dix_mpi *m) { (void)m; return 1; }
 static inline const char *dix_mpi_host(const struct dix_mpi *m) { (void)m; return ""; }

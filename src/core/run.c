@@ -24,6 +24,7 @@
 #include "core/run.h"
 #include "core/runfiles.h"
 #include "core/runreport.h"
+#include "core/runstop.h"
 #include "core/totals.h"
 #include "kernel/hotload.h"
 #include "lib/util.h"
@@ -70,6 +71,35 @@ static const char *first_blk(const struct dix_run *r)
 }
 
 /*
+ * A job cut short (a rank lost): no collective can complete, so rank 0
+ * reports the intervals it reduced, each other rank its own figures (to
+ * its --output: it prints nothing on stdout), and each says why.  The
+ * status is at least 1, a job whose figures are not whole; the errors the
+ * figures hold still win (3, 2).
+ * Return: the exit status.
+ */
+static int report_cut(struct dix_run *r, struct dix_totals *tot,
+		      struct dix_totals *dt, int status)
+{
+	struct dix_rank_row *rows;
+	struct dix_totals job;
+
+	if (!dix_mpi_cut_totals(r->mpi, &job, &rows)) {
+		tot = &job;
+		dt = NULL;
+		status = counters_status(&job.c);
+	} else {
+		tot->cut = dix_mpi_cut(r->mpi);
+	}
+	status = exit_worst(status, DIX_EXIT_USAGE);
+	pthread_mutex_lock(&r->lock);
+	runreport_summary(r, tot, dt, status);
+	pthread_mutex_unlock(&r->lock);
+	free(rows);
+	return status;
+}
+
+/*
  * The summary: this process's, or under MPI the job's, which rank 0
  * reports with a row per rank (every rank gets the job's status).
  * Return: the exit status.
@@ -88,6 +118,8 @@ static int report_summary(struct dix_run *r, struct dix_totals *tot,
 		pthread_mutex_unlock(&r->lock);
 		return status;
 	}
+	if (dix_mpi_cut(r->mpi))
+		return report_cut(r, tot, dt, status);
 	/* several devices: the extents stay with each (run_gather()) */
 	for (k = 0; r->ndevs > 1 && k < r->ndevs; k++)
 		bad += dt[k].next + dt[k].ext_dropped;
@@ -131,6 +163,8 @@ int run_load(struct dix_run *r)
 		pre |= r->devs[k].pre.on;
 
 	run_signals_on(r);
+	if (r->mpi)
+		dix_mpi_watch(r->mpi, run_signalled);
 	runreport_start(r);
 	if (pre || r->mpi) {
 		struct dix_counters pre_c;

@@ -186,6 +186,35 @@ struct rec_transition {
 	const struct rec_dev *dev;
 };
 
+/* Ranks a cut-short record names at most (the rest are counted). */
+#define DIX_CUT_NAMED	8
+
+/**
+ * struct rec_cut - an MPI job cut short: a rank was lost mid-run and the
+ * launcher is killing the others (mpijob.h).  Plain data for the report.
+ * @at: the job's time when this rank gave up waiting
+ * @upto: the figures' end: the last interval every rank's record reached
+ *	rank 0 for (0: none did)
+ * @job: 1: rank 0's job figures (the reduced intervals up to the loss);
+ *	0: a rank's own figures, up to its own end
+ * @nlost: ranks known lost (0: this rank cannot tell which)
+ * @lost: the first DIX_CUT_NAMED of them, by rank
+ * @lost[].rank: its rank
+ * @lost[].host: its host
+ * @before: the job's time by which their record should have come
+ */
+struct rec_cut {
+	double at;
+	double upto;
+	int job;
+	int nlost;
+	struct {
+		int rank;
+		char host[64];
+	} lost[DIX_CUT_NAMED];
+	double before;
+};
+
 /**
  * struct dix_totals - what the summary reports, gathered after the load.
  * @c: counters summed over workers
@@ -203,6 +232,7 @@ struct rec_transition {
  * @nhosts: hosts they ran on
  * @summed: the rates are @bps and @iops (the ranks' rates added up, each
  *	over its own elapsed time), not the bytes over @elapsed
+ * @cut: under MPI, the job was cut short (a rank lost): why; else NULL
  */
 struct dix_totals {
 	struct dix_counters c;
@@ -220,6 +250,7 @@ struct dix_totals {
 	int summed;
 	double bps[DIX_DIR_NR];
 	double iops[DIX_DIR_NR];
+	const struct rec_cut *cut;
 };
 
 /**

@@ -32,11 +32,14 @@ int sinks_open(struct dix_sinks *s, const struct dix_opts *o, int silent,
 {
 	int e = 0;
 
-	if (!silent)
+	/* --output first: a launcher that stops reading stdout once it is
+	 * signalled (mpirun aborting a job) blocks a write there, and the
+	 * file must already hold the record by then */
+	if (output)
+		e = sinks_add(s, &sink_output_ops, sink_output_new(output, o));
+	if (!e && !silent)
 		e = sinks_add(s, o->format == OUT_JSON ? &sink_json_ops :
 			      &sink_human_ops, NULL);
-	if (!e && output)
-		e = sinks_add(s, &sink_output_ops, sink_output_new(output, o));
 	if (silent)
 		return e;
 	if (!e && o->plot)

@@ -64,9 +64,10 @@ int sinks_add(struct dix_sinks *s, const struct dix_sink_ops *ops,
 	      void *priv);
 
 /**
- * sinks_open() - register the built-in sinks @o asks for: human or JSON
- * lines on stdout (--output-format) unless @silent, then --output's copy
- * of them in @output (NULL: none), then --plot's SVG, --log's CSV and
+ * sinks_open() - register the built-in sinks @o asks for: --output's
+ * lines in @output (NULL: none) first, so a stdout that blocks cannot
+ * hold them back, then the same human or JSON lines on stdout
+ * (--output-format) unless @silent, then --plot's SVG, --log's CSV and
  * --lat-log's histograms.
  * Return: 0, or -ENOSPC (sinks_add()).
  */

@@ -447,7 +447,8 @@ static void rank_human(FILE *f, const struct dix_rank_row *x)
 		x->elapsed);
 	for (i = 0; i < DIX_DIR_NR; i++)
 		rate_line(f, i, x->c.bytes[i], x->elapsed, x->bps[i],
-			  x->iops[i], x->c.ops[i] ? x->lat[i] : NULL);
+			  x->iops[i], x->c.ops[i] && x->lat[i][3] ?
+			  x->lat[i] : NULL);	/* a cut-short row has none */
 	ops_line(f, &x->c);
 	if (x->bad_extents)
 		fprintf(f, "bad extents: %llu (%llu blocks), listed on the rank's stderr\n",
@@ -455,6 +456,33 @@ static void rank_human(FILE *f, const struct dix_rank_row *x)
 			(unsigned long long)x->bad_blocks);
 	if (x->why[0])
 		fprintf(f, "failed: %s\n", x->why);
+}
+
+/*
+ * An MPI job cut short: who was lost (or that this rank cannot tell) and
+ * what the figures above cover.
+ */
+static void cut_human(FILE *f, const struct rec_cut *c)
+{
+	int k;
+
+	fprintf(f, "cut short at %.2f s: ", c->at);
+	if (!c->nlost)
+		fputs("no verdict from rank 0 after the signal, so this rank cannot tell which rank was lost (mpirun's message names it)",
+		      f);
+	for (k = 0; k < c->nlost && k < DIX_CUT_NAMED; k++)
+		fprintf(f, "%srank %d (%s)", k ? ", " : "", c->lost[k].rank,
+			c->lost[k].host);
+	if (c->nlost > DIX_CUT_NAMED)
+		fprintf(f, " and %d more", c->nlost - DIX_CUT_NAMED);
+	if (c->nlost)
+		fprintf(f, " lost between %.2f s and %.2f s", c->upto,
+			c->before);
+	if (c->job)
+		fprintf(f, "; the figures are the job's intervals to %.2f s (a rank's latency and CPU are reduced only at the end: none)\n",
+			c->upto);
+	else
+		fputs("; these are this rank's own figures, to its end\n", f);
 }
 
 /* The summary of a load that never started: why, and the exit status. */
@@ -522,9 +550,13 @@ static void human_summary(void *priv, const struct rec_summary *r)
 	if (bad && r->o->error_log)
 		fprintf(f, "every bad block: %s (--error-log)\n",
 			r->o->error_log);
-	cpu_human(f, t);
+	/* the CPU seconds are reduced at the end only */
+	if (!t->cut || !t->cut->job)
+		cpu_human(f, t);
 	unwritten_human(f, r, t);
 	transitions_human(f, r, r->tr, r->ntr, r->pre_ran);
+	if (t->cut)
+		cut_human(f, t->cut);
 	fprintf(f, "exit status %d: %s\n", r->status,
 		exit_status_text(r->status));
 	fflush(f);

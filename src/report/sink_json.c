@@ -664,6 +664,30 @@ static void rank_summary_json(struct jw *w, const struct dix_rank_row *x)
 	jw_obj_close(w);
 }
 
+/* An MPI job cut short: the summary's cut_short object. */
+static void cut_json(struct jw *w, const struct rec_cut *c)
+{
+	int k;
+
+	jw_obj_open(w, "cut_short");
+	jw_num(w, "at", c->at, 3);
+	jw_bool(w, "job", c->job);
+	if (c->job)
+		jw_num(w, "upto", c->upto, 3);
+	jw_int(w, "lost_total", c->nlost);
+	jw_arr_open(w, "lost");
+	for (k = 0; k < c->nlost && k < DIX_CUT_NAMED; k++) {
+		jw_obj_open(w, NULL);
+		jw_int(w, "rank", c->lost[k].rank);
+		jw_str(w, "host", c->lost[k].host);
+		jw_num(w, "after", c->upto, 3);
+		jw_num(w, "before", c->before, 3);
+		jw_obj_close(w);
+	}
+	jw_arr_close(w);
+	jw_obj_close(w);
+}
+
 static void json_summary(void *priv, const struct rec_summary *r)
 {
 	const struct dix_totals *t = r->t, *dt = r->dt;
@@ -724,6 +748,8 @@ static void json_summary(void *priv, const struct rec_summary *r)
 			rank_summary_json(&w, &t->ranks[k]);
 		jw_arr_close(&w);
 	}
+	if (t->cut)
+		cut_json(&w, t->cut);
 	jw_int(&w, "exit", r->status);
 	jw_str(&w, "exit_text", exit_status_text(r->status));
 	jw_obj_close(&w);

@@ -1,0 +1,120 @@
+#!/bin/sh
+# mpirun -np 4, one rank killed with SIGKILL mid-run: rank 0's --output holds the job's summary of the intervals every rank reached it for (their counters, their merged latency histograms), with the lost rank named and the job cut short (exit status 1), every other rank's --output its own figures to its end; rank 0 lost, the others say they cannot tell which rank was.
+. "$top_srcdir/tests/sh/lib.sh"
+need_dixload
+need_python
+need_feature mpi
+need_tools mpirun
+
+# kill_rank R - SIGKILL this test's rank R once rank 0 has printed 3
+# intervals; the rank's pid is found by its --output (this test's $WORK)
+# and the rank mpirun gave it
+kill_rank() {
+	i=0
+	until n=$(grep -c '"type":"interval"\|^\[' "$WORK/out.0" 2>/dev/null); [ "${n:-0}" -ge 3 ]; do
+		i=$((i + 1))
+		[ "$i" -le 600 ] || fail "no 3 intervals within 60 s: $(cat "$WORK/e")"
+		sleep 0.1
+	done
+	sleep 0.4
+	for p in /proc/[0-9]*; do
+		grep -qa "$WORK/out.%r" "$p/cmdline" 2>/dev/null || continue
+		tr '\0' '\n' < "$p/environ" 2>/dev/null |
+			grep -qx "OMPI_COMM_WORLD_RANK=$1" || continue
+		kill -KILL "${p#/proc/}" && return 0
+	done
+	fail "rank $1's process not found"
+}
+
+# lost RANK FORMAT - a 4-rank job, RANK killed with SIGKILL mid-run
+lost() {
+	rm -f "$WORK"/out.* "$WORK"/r*.img
+	# capped: four ranks on two CPUs at full speed starve the main
+	# threads, and mpirun's SIGKILL comes 1 s after its SIGTERM
+	mpi_dix 4 --dev "$WORK/r%r.img" --size 16m --bs 4k --rate-iops 1000 \
+		--runtime 60 --interval 500 --output-format "$2" \
+		--output "$WORK/out.%r" >"$WORK/o" 2>"$WORK/e" &
+	pid=$!
+	kill_rank "$1"
+	wait $pid
+	st=$?
+	[ $st -ne 0 ] || fail "mpirun exit 0 although rank $1 was killed"
+	echo "mpirun: exit $st"
+}
+
+lost 2 json
+python3 - "$WORK" <<'PY' || fail "rank 2 lost (above): $(cat "$WORK/e")"
+import json, sys
+w = sys.argv[1]
+def recs(r):
+    out = []
+    for l in open("%s/out.%d" % (w, r)):
+        assert l.endswith("\n"), ("a cut line", r, l)
+        out.append(json.loads(l))
+    return out
+r0 = recs(0)
+iv = [x for x in r0 if x["type"] == "interval"]
+sm = [x for x in r0 if x["type"] == "summary"]
+assert len(sm) == 1, "rank 0: %d summaries" % len(sm)
+s = sm[0]
+c = s["cut_short"]
+assert c["job"] is True and c["lost_total"] == 1, c
+lost = c["lost"]
+assert [x["rank"] for x in lost] == [2], lost
+host = [x["host"] for x in s["ranks"] if x["rank"] == 2][0]
+assert lost[0]["host"] == host and host, (lost, host)
+# the figures are those of the last interval rank 0 printed, which every
+# rank's record reached it for
+last = iv[-1]
+assert abs(c["upto"] - last["t"]) < 0.002, (c["upto"], last["t"])
+assert lost[0]["after"] == c["upto"] and lost[0]["before"] > c["upto"], lost
+assert c["at"] >= lost[0]["before"] - 0.01, c
+assert s["ops"] == last["ops"], (s["ops"], last["ops"])
+assert abs(s["elapsed"] - last["t"]) < 0.002, (s["elapsed"], last["t"])
+by = {x["rank"]: x for x in last["ranks"]}
+for x in s["ranks"]:
+    assert x["ops"] == by[x["rank"]]["ops"], (x, by[x["rank"]])
+assert sum(x["ops"] for x in s["ranks"]) == s["ops"]
+assert s["read_ops"] + s["write_ops"] == s["ops"]
+# its latency: the reduced intervals' histograms merged (every I/O of
+# them counted once, the largest maximum), not a rank's own
+for d in ("read", "write"):
+    n = sum(x["lat_ns"][d]["n"] for x in iv)
+    assert n == s[d + "_ops"], (d, n, s[d + "_ops"])
+    assert s["lat_ns"][d]["max"] == max(x["lat_ns"][d]["max"] for x in iv), d
+    assert 0 < s["lat_ns"][d]["p50"] <= s["lat_ns"][d]["p99"] <= s["lat_ns"][d]["max"], s["lat_ns"]
+assert [x["rank"] for x in s["ranks"] if x["exit"] == 1] == [2], s["ranks"]
+assert s["exit"] == 1 and s["exit_text"], s["exit"]
+# the lost rank: its start line, whole, and nothing after
+r2 = recs(2)
+assert [x["type"] for x in r2] == ["start"], [x["type"] for x in r2]
+# the others: their own figures to their end, past the job's
+for r in (1, 3):
+    rr = recs(r)
+    assert [x["type"] for x in rr] == ["start", "summary"], (r, [x["type"] for x in rr])
+    o = rr[1]
+    oc = o["cut_short"]
+    assert oc["job"] is False and [x["rank"] for x in oc["lost"]] == [2], (r, oc)
+    assert o["ops"] >= by[r]["ops"], (r, o["ops"], by[r]["ops"])
+    assert o["elapsed"] >= c["upto"], (r, o["elapsed"])
+    assert o["exit"] == 1, (r, o["exit"])
+print("rank 2 lost between %.2f s and %.2f s: job summary of %d intervals, ops %d = the %.2f s interval's; ranks 1 and 3 kept their own (%d, %d ops to %.2f s)"
+      % (c["upto"], lost[0]["before"], len(iv), s["ops"], last["t"],
+         recs(1)[1]["ops"], recs(3)[1]["ops"], recs(1)[1]["elapsed"]))
+PY
+
+# rank 0 lost (human lines): no rank can tell which rank was; each says
+# so, points to mpirun's message and keeps its own figures
+lost 0 human
+grep -q '^exit status' "$WORK/out.0" && fail "rank 0 was killed, yet a summary: $(tail -n 3 "$WORK/out.0")"
+for r in 1 2 3; do
+	f=$WORK/out.$r
+	grep -q "^--- $WORK/r$r.img: [0-9.]* s ---\$" "$f" ||
+		fail "rank $r: no summary of its own: $(cat "$f")"
+	grep -q "^cut short at [0-9.]* s: no verdict from rank 0 after the signal, so this rank cannot tell which rank was lost (mpirun's message names it); these are this rank's own figures, to its end\$" "$f" ||
+		fail "rank $r: no line saying it cannot tell: $(tail -n 3 "$f")"
+	[ "$(tail -n 1 "$f")" = "exit status 1: usage or setup error, or nothing measured" ] ||
+		fail "rank $r: $(tail -n 1 "$f")"
+done
+echo "rank 0 lost: ranks 1-3 each wrote their own summary, cut short, no rank named"
+echo "mpi-lost-rank checks passed"
