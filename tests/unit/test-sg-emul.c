@@ -24,7 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/byteorder.h"
 #include "device/devdesc.h"
 #include "engines/engine.h"
 #include "engines/passthru.h"
@@ -59,9 +58,18 @@ static struct emu {
 	char product[17];	/* INQUIRY product identification, blank-padded */
 } emu = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/*
+ * The disk's byte order, its own: the emulator and its checks share no code
+ * with src/ (lib/byteorder.h included), as test-crc.c's bit-at-a-time CRCs
+ * share none with crc.c, so a byte-order slip there cannot agree with
+ * itself here.  SBC: every CDB field and every PI tuple field is big-endian.
+ */
 static void put16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = v; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v >> 16); put16(p + 2, v); }
 static void put64(uint8_t *p, uint64_t v) { put32(p, v >> 32); put32(p + 4, v); }
+static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t be32(const uint8_t *p) { return (uint32_t)be16(p) << 16 | be16(p + 2); }
+static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
 
 /* CRC-16/T10-DIF bit by bit: an oracle independent of crc.c */
 static uint16_t crc16_bitwise(const uint8_t *p, size_t n)
@@ -97,19 +105,41 @@ static void emu_sense(struct sg_io_hdr *h, int key, int asc, int ascq,
 }
 
 /*
+ * ref_tuple - the 8-byte tuple a DIF disk expects for block @d, written out
+ * byte by byte from SBC's layout: guard (CRC-16/T10-DIF of the block, most
+ * significant byte first) in bytes 0-1, application tag in 2-3, reference
+ * tag in 4-7 (the LBA's low 32 bits for Type 1, the CDB's expected initial
+ * reference tag plus the block's index for Type 2).
+ */
+static void ref_tuple(uint8_t t[TUPLE], const uint8_t *d, uint16_t app,
+		      uint32_t ref)
+{
+	uint16_t g = crc16_bitwise(d, LBS);
+
+	t[0] = g >> 8;
+	t[1] = g & 0xff;
+	t[2] = app >> 8;
+	t[3] = app & 0xff;
+	t[4] = ref >> 24;
+	t[5] = (ref >> 16) & 0xff;
+	t[6] = (ref >> 8) & 0xff;
+	t[7] = ref & 0xff;
+}
+
+/*
  * The check a DIF disk makes of one tuple.  Return: 0, or the ASCQ of the
  * failed check (1 guard, 2 app, 3 ref).
  */
 static int emu_check(const uint8_t *d, const uint8_t *t, uint32_t ref,
 		     int check_ref, int check_app, uint16_t app, uint16_t mask)
 {
-	if (get_be16(t + 2) == 0xffff && (emu.type != 3 || get_be32(t + 4) == 0xffffffff))
+	if (be16(t + 2) == 0xffff && (emu.type != 3 || be32(t + 4) == 0xffffffff))
 		return 0;	/* escape */
-	if (get_be16(t) != crc16_bitwise(d, LBS))
+	if (be16(t) != crc16_bitwise(d, LBS))
 		return 1;
-	if (check_app && (get_be16(t + 2) & mask) != (app & mask))
+	if (check_app && (be16(t + 2) & mask) != (app & mask))
 		return 2;
-	if (check_ref && get_be32(t + 4) != ref)
+	if (check_ref && be32(t + 4) != ref)
 		return 3;
 	return 0;
 }
@@ -172,18 +202,18 @@ static int emu_sgio(int fd, struct sg_io_hdr *h)
 	}
 	c32 = c[0] == 0x7f;
 	if (c32) {
-		wr = get_be16(c + 8) == 0x000b;
+		wr = be16(c + 8) == 0x000b;
 		prot = c[10] >> 5;
-		lba = get_be64(c + 12);
-		eilbrt = get_be32(c + 20);
-		app = get_be16(c + 24);
-		mask = get_be16(c + 26);
-		n = get_be32(c + 28);
+		lba = be64(c + 12);
+		eilbrt = be32(c + 20);
+		app = be16(c + 24);
+		mask = be16(c + 26);
+		n = be32(c + 28);
 	} else if (c[0] == 0x88 || c[0] == 0x8a) {
 		wr = c[0] == 0x8a;
 		prot = c[1] >> 5;
-		lba = get_be64(c + 2);
-		n = get_be32(c + 10);
+		lba = be64(c + 2);
+		n = be32(c + 10);
 		mask = 0xffff;
 	} else {
 		emu_sense(h, 0x5, 0x20, 0x00, 0);	/* INVALID COMMAND OPCODE */
@@ -513,14 +543,22 @@ static void test_type1(unsigned int depth)
 	is_str(w.io.detail, "", "protected write: no failure detail");
 	ok(emu.cdb_len == 16 && emu.cdb[0] == 0x8a && emu.cdb[1] >> 5 == 1,
 	   "WRITE(16) with WRPROTECT=1");
-	is_int(get_be64(emu.cdb + 2), 16, "WRITE(16) LBA");
-	is_int(get_be32(emu.cdb + 10), 8, "WRITE(16) transfer length in blocks");
+	is_int(be64(emu.cdb + 2), 16, "WRITE(16) LBA");
+	is_int(be32(emu.cdb + 10), 8, "WRITE(16) transfer length in blocks");
 	is_int(emu.dxfer_len, 8 * (LBS + TUPLE), "data-out carries 520 bytes per block");
 	ok(!memcmp(emu.data[16], w.data, 8 * LBS), "disk stored the data");
 	for (i = 0; i < 8; i++)
 		if (memcmp(emu.pi[16 + i], w.meta + i * TUPLE, TUPLE))
 			break;
 	is_int(i, 8, "disk stored the tuples dixload generated, block by block");
+	for (i = 0; i < 8; i++) {
+		uint8_t want[TUPLE];
+
+		ref_tuple(want, w.data + i * LBS, 0, 16 + i);
+		if (memcmp(emu.pi[16 + i], want, TUPLE))
+			break;
+	}
+	is_int(i, 8, "type 1: each stored tuple is guard, app 0, ref = LBA, big-endian, by the reference");
 
 	r.io.ref = 16;
 	io = run1(&ctx, &r.io, DIX_READ, 16);
@@ -639,6 +677,7 @@ static void test_type2(void)
 	struct dix_eng_ctx ctx;
 	struct pi_format f;
 	struct bufs w, r;
+	int i;
 
 	emu_format(2);
 	is_int(ctx_init(&ctx, PI_APP, 1), 0, "type 2: init");
@@ -649,13 +688,25 @@ static void test_type2(void)
 	gen(&f, &w, 100, 5000);	/* Type 2: the ref seed is the command's */
 	run1(&ctx, &w.io, DIX_WRITE, 100);
 	is_int(w.io.res, 4 * LBS, "type 2: protected write succeeds");
-	ok(emu.cdb_len == 32 && emu.cdb[0] == 0x7f && get_be16(emu.cdb + 8) == 0x000b &&
+	ok(emu.cdb_len == 32 && emu.cdb[0] == 0x7f && be16(emu.cdb + 8) == 0x000b &&
 	   emu.cdb[10] >> 5 == 1, "type 2: WRITE(32) with WRPROTECT=1");
-	is_int(get_be32(emu.cdb + 20), 5000, "type 2: expected initial ref tag = io->ref");
-	is_int(get_be64(emu.cdb + 12), 100, "type 2: WRITE(32) LBA");
+	is_int(be32(emu.cdb + 20), 5000, "type 2: expected initial ref tag = io->ref");
+	is_int(be64(emu.cdb + 12), 100, "type 2: WRITE(32) LBA");
+	/* SBC's 32-byte CDB: variable length (0x7f), 0x18 more bytes */
+	ok(emu.cdb[7] == 0x18 && be32(emu.cdb + 28) == 4,
+	   "type 2: WRITE(32) additional CDB length 0x18, transfer length 4 blocks");
+	for (i = 0; i < 4; i++) {
+		uint8_t want[TUPLE];
+
+		ref_tuple(want, w.data + i * LBS, be16(emu.cdb + 24), 5000 + i);
+		if (memcmp(emu.pi[100 + i], want, TUPLE))
+			break;
+	}
+	is_int(i, 4, "type 2: each stored tuple is guard, the CDB's app tag, ref = expected initial ref + index, by the reference");
 	r.io.ref = 5000;
 	run1(&ctx, &r.io, DIX_READ, 100);
-	ok(r.io.res == 4 * LBS && get_be16(emu.cdb + 8) == 0x0009 &&
+	ok(emu.cdb[10] >> 5 == 1, "type 2: READ(32) with RDPROTECT=1");
+	ok(r.io.res == 4 * LBS && be16(emu.cdb + 8) == 0x0009 &&
 	   !memcmp(r.data, w.data, 4 * LBS) && !memcmp(r.meta, w.meta, 4 * TUPLE),
 	   "type 2: READ(32) round-trips data and tuples");
 	r.io.ref = 5001;
@@ -681,7 +732,7 @@ static void test_off(void)
 	run1(&ctx, &w.io, DIX_WRITE, 200);
 	ok(w.io.res == 8 * LBS && emu.cdb[1] >> 5 == 0 && emu.dxfer_len == 8 * LBS,
 	   "--pi off: WRPROTECT=0, plain 512-byte blocks");
-	is_int(get_be16(emu.pi[203]), crc16_bitwise(w.data + 3 * LBS, LBS),
+	is_int(be16(emu.pi[203]), crc16_bitwise(w.data + 3 * LBS, LBS),
 	       "--pi off: the disk generated its own guard");
 	run1(&ctx, &r.io, DIX_READ, 200);
 	ok(r.io.res == 8 * LBS && !memcmp(r.data, w.data, 8 * LBS),
@@ -864,6 +915,9 @@ static void test_timeout(void)
 
 int main(void)
 {
+	/* the emulator's guard oracle on the catalogue's check value */
+	is_int(crc16_bitwise((const uint8_t *)"123456789", 9), 0xd0db,
+	       "reference CRC-16/T10-DIF of \"123456789\" is 0xd0db");
 	dix_sg_transport = emu_sgio;
 	dix_sg_async = &aemu_ops;
 	aemu.owner = pthread_self();
