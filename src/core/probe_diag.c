@@ -211,6 +211,15 @@ static void diag_scsi(struct probe_result *r)
 		    s->rc.block_length, bv->logical_block_size);
 	if (s->scsi_debug)
 		say(r, "scsi_debug disk (scratch: writes need no --force); it checks PI arriving through the block layer (DIX) but not PI interleaved in pass-through buffers");
+	/*
+	 * Measured on 6.1 with tcm_loop: a WRITE(16) WRPROTECT=1 carrying a
+	 * correct tuple (checked outside dixload) fails LIO's guard check,
+	 * because SG_IO carries no integrity payload and tcm_loop hands LIO
+	 * an empty protection list.  The block layer's PI does reach it.
+	 */
+	if (s->inq_ok && !strcmp(s->inq.vendor, "LIO-ORG"))
+		say(r, "LIO target disk (INQUIRY LIO-ORG %s): LIO checks the PI the block layer sends (its sbc_dif_verify, a second checker beside the kernel's), but through tcm_loop a pass-through buffer reaches it as data with no protection list, so sg --pi app writes fail its guard check (ASC 10/01): sg --pi app has no independent checker here; only a real DIF disk judges the interleaved layout",
+		    s->inq.product);
 }
 
 static void diag_nvme(struct probe_result *r)

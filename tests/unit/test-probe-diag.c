@@ -2,7 +2,8 @@
 /*
  * test-probe-diag.c - the probe's diagnosis rules on hand-made results:
  * the forum case (DIF drive, kernel format none), Type 2 shown as TYPE1,
- * DIX0, NVMe PI first/last/extended/guard sizes, engines, profiles.
+ * DIX0, an LIO target, NVMe PI first/last/extended/guard sizes, engines,
+ * profiles.
  */
 #include "config.h"
 
@@ -156,6 +157,7 @@ static void test_scsi(void)
 	diag_ok("READ(32)/WRITE(32) for Type 2", "sg uses 32-byte CDBs for Type 2");
 	diag_ok("io_uring PI attributes are not offered", "io_uring PI missing said");
 	diag_ok("scsi_debug disk (scratch", "scsi_debug named as scratch");
+	ok(!has("LIO"), "scsi_debug is not taken for LIO");
 	engines_is("off", "sync, libaio, io_uring, sg", "--pi off engines");
 
 	r.uring_pi = 1;
@@ -164,6 +166,21 @@ static void test_scsi(void)
 	r.uring_pi = 0;
 	probe_diagnose(&r);
 	diag_ok("no engine for SCSI drive PI", "no sg engine: said why");
+
+	/* LIO through tcm_loop (dixvm --lio 1): INQUIRY vendor LIO-ORG. */
+	base(PROBE_SCSI, "T10-DIF-TYPE1-CRC");
+	scsi_drive(true, 1);
+	r.scsi.prot_caps = 0x77;	/* tcm_loop: DIF and DIX Types 1-3 */
+	r.scsi.guard_type = SHOST_GUARD_CRC;
+	strcpy(r.scsi.inq.vendor, "LIO-ORG");
+	strcpy(r.scsi.inq.product, "RAMDISK-MCP");
+	probe_diagnose(&r);
+	diag_ok("LIO target disk (INQUIRY LIO-ORG RAMDISK-MCP): LIO checks the PI the block layer sends",
+		"LIO named, and what it checks");
+	diag_ok("sg --pi app writes fail its guard check (ASC 10/01): sg --pi app has no independent checker here; only a real DIF disk judges the interleaved layout",
+		"LIO: sg --pi app has no independent checker, said so");
+	engines_is("kernel", "sync, libaio, io_uring", "LIO: --pi kernel engines");
+	ok(!has("scsi_debug"), "LIO is not taken for scsi_debug");
 
 	/* DIX0: scsi_debug dif=0 dix=1. */
 	base(PROBE_SCSI, "T10-DIF-TYPE1-CRC");

@@ -1,5 +1,5 @@
 #!/bin/sh
-# LIO through tcm_loop, one boot: Types 1 and 3 x 512/4096-byte sectors on rd_mcp, plus Type 1 on fileio: the kernel format sysfs shows is what dixload and its probe report, and --pi kernel runs clean with every block engine (sync, libaio, io_uring); where LIO differs from scsi_debug the test says so: Type 2 is refused (ENOSYS on pi_prot_type; scsi_debug dif=2 shows as TYPE1), and sg --pi app writes fail LIO's guard check with ASC 10/01 (scsi_debug stores the tuples as data, so dixload refuses it there).
+# LIO through tcm_loop, one boot: Types 1 and 3 x 512/4096-byte sectors on rd_mcp, plus Type 1 on fileio: the kernel format sysfs shows is what dixload and its probe report (the probe names LIO and says sg --pi app has no independent checker there), and --pi kernel runs clean with every block engine (sync, libaio, io_uring); where LIO differs from scsi_debug the test says so: Type 2 is refused (ENOSYS on pi_prot_type; scsi_debug dif=2 shows as TYPE1), and sg --pi app writes fail LIO's guard check with ASC 10/01 (scsi_debug stores the tuples as data, so dixload refuses it there).
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
 need_feature sg
@@ -79,6 +79,10 @@ for spec in specs:
     check(s.get("prot_en") is True and s.get("protection_type") == int(t) and s.get("p_i_exponent") == 0
           and s.get("logical_block_size") == int(lbs) and s.get("vendor") == "LIO-ORG",
           "%s: probe scsi %s" % (spec, {k: s.get(k) for k in ("vendor", "prot_en", "protection_type", "p_i_exponent", "logical_block_size")}))
+    d = p.get("diagnosis", [])
+    check(any(l.startswith("LIO target disk (INQUIRY LIO-ORG %s)" % c["model"]) and
+              "sg --pi app has no independent checker here" in l for l in d),
+          "%s: probe diagnosis does not name LIO and its sg limit: %s" % (spec, d))
     for e in ("sync", "libaio", "io_uring"):
         n = spec + "/" + e
         clean(n)
