@@ -1,0 +1,135 @@
+#!/bin/sh
+# MPI across two "hosts" (network namespaces, each with its own UTS host name, joined by a veth pair on 192.0.2.0/24): %h gives each host its own targets, --exec runs once per host on its lowest rank at the same second with the host names in rank 0's events, the job's sums are the ranks', and a host whose target cannot be opened stops the job, named.
+. "$top_srcdir/tests/sh/lib.sh"
+need_dixload
+need_python
+need_feature mpi
+need_root "network and UTS namespaces"
+need_tools mpirun orted unshare nsenter ip mount umount
+
+# The hosts: dixh-a holds mpirun and ranks 0-1, dixh-b ranks 2-3.  Their
+# only addresses are 192.0.2.1 and .2 (TEST-NET-1, RFC 5737) on the veth
+# pair this test makes; no route leaves them.
+NS=$WORK/ns
+A=dixh-a
+B=dixh-b
+VA=dxv$$a
+VB=dxv$$b
+mkdir "$NS"
+# unshare --uts=FILE --net=FILE bind-mounts the namespaces on FILE, which
+# needs a mount that does not propagate
+mount --bind "$NS" "$NS" 2>"$WORK/m" && mount --make-private "$NS" 2>>"$WORK/m" ||
+	skip "cannot make a private mount for the namespace files: $(cat "$WORK/m")"
+on_exit "umount '$NS' 2>/dev/null"
+for h in $A $B; do
+	touch "$NS/uts.$h" "$NS/net.$h"
+	on_exit "umount '$NS/uts.$h' '$NS/net.$h' 2>/dev/null"
+	unshare --uts="$NS/uts.$h" --net="$NS/net.$h" \
+		sh -c "hostname $h && ip link set lo up" 2>"$WORK/m" ||
+		skip "cannot make a network and UTS namespace here: $(cat "$WORK/m")"
+done
+in_host() { h=$1; shift; nsenter --uts="$NS/uts.$h" --net="$NS/net.$h" "$@"; }
+ip link add "$VA" type veth peer name "$VB" 2>"$WORK/m" ||
+	skip "cannot make a veth pair: $(cat "$WORK/m")"
+# deleting either end deletes both, in whatever namespace it is
+on_exit "ip link del '$VA' 2>/dev/null; in_host $A ip link del '$VA' 2>/dev/null"
+ip link set "$VA" netns "$NS/net.$A" && ip link set "$VB" netns "$NS/net.$B" ||
+	hard "cannot move the veth ends into the namespaces"
+in_host $A ip addr add 192.0.2.1/24 dev "$VA" && in_host $A ip link set "$VA" up &&
+	in_host $B ip addr add 192.0.2.2/24 dev "$VB" && in_host $B ip link set "$VB" up ||
+	hard "cannot address the veth pair"
+[ "$(in_host $B hostname)" = $B ] || hard "the UTS namespace of $B is not $B"
+in_host $A ip route | grep -q '^default' && hard "a default route in $A"
+
+# The launcher agent: mpirun calls it as "AGENT HOST COMMAND...", as it
+# would ssh; it enters that host's namespaces and runs the command there
+cat > "$WORK/agent" <<EOF
+#!/bin/sh
+h=\$1
+shift
+exec nsenter --uts="$NS/uts.\$h" --net="$NS/net.\$h" sh -c "\$*"
+EOF
+chmod +x "$WORK/agent"
+printf '%s slots=2\n%s slots=2\n' $A $B > "$WORK/hosts"
+
+# jobs - mpirun from $A, 2 ranks per host, the ranks and orted over the veth
+jobs() {
+	_san=
+	"$DIXLOAD" --version | grep -q '^sanitizers:' && _san=detect_leaks=0
+	in_host $A env ASAN_OPTIONS="${ASAN_OPTIONS:-}${_san:+:$_san}" \
+		mpirun --allow-run-as-root --oversubscribe -np 4 \
+		--hostfile "$WORK/hosts" --map-by slot \
+		--mca plm_rsh_agent "$WORK/agent" --mca plm_rsh_no_tree_spawn 1 \
+		--mca btl self,vader,tcp --mca btl_tcp_if_include 192.0.2.0/24 \
+		--mca oob_tcp_if_include 192.0.2.0/24 \
+		"$DIXLOAD" "$@"
+}
+
+t0=$(date +%s)
+jobs --dev "$WORK/%h-%r.img" --size 8m --bs 4k --runtime 3 --interval 500 \
+	--output-format json \
+	--exec "echo \$OMPI_COMM_WORLD_RANK > $WORK/exec.\$(hostname)@1.5" \
+	>"$WORK/o" 2>"$WORK/e" || fail "the job: exit $? $(cat "$WORK/e")"
+for f in $A-0 $A-1 $B-2 $B-3; do
+	[ -s "$WORK/$f.img" ] || fail "no $f.img: %h and %r did not give each rank its host's target ($(ls "$WORK"))"
+done
+# each host's exec names its host (the file) and the rank it ran on: the
+# host's lowest
+for hr in $A:0 $B:2; do
+	h=${hr%:*}
+	[ -e "$WORK/exec.$h" ] || fail "--exec did not run on $h ($(ls "$WORK"))"
+	[ "$(cat "$WORK/exec.$h")" = "${hr#*:}" ] ||
+		fail "--exec on $h ran on rank $(cat "$WORK/exec.$h"), not its lowest (${hr#*:})"
+done
+# the records went over the veth, not a shortcut
+# (/proc/net follows the reader's network namespace, /sys the mounter's)
+# ranks 2 and 3 sent rank 0 a row and two latency histograms (16 kB) a tick
+tx=$(in_host $B cat /proc/net/dev | tr ':' ' ' | awk -v d="$VB" '$1 == d { print $10 }')
+[ "${tx:-0}" -gt 100000 ] || fail "only ${tx:-0} bytes left $B over $VB"
+echo "$VB sent $tx bytes"
+python3 - "$WORK/o" $A $B <<'PY' || fail "the job's JSON (above)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+hosts = set(sys.argv[2:])
+start = recs[0]
+assert start["type"] == "start" and start["mpi"] == {"ranks": 4, "host": "dixh-a"}, start
+summ = [r for r in recs if r["type"] == "summary"]
+assert len(summ) == 1, summ
+s = summ[0]
+assert s["hosts"] == 2 and s["exit"] == 0, (s["hosts"], s["exit"])
+on = {x["rank"]: x["host"] for x in s["ranks"]}
+assert on == {0: "dixh-a", 1: "dixh-a", 2: "dixh-b", 3: "dixh-b"}, on
+# --exec: one event per host, from its lowest rank, at the same second
+ev = [r for r in recs if r["type"] == "event" and r["kind"] == "action"]
+assert sorted(e["host"] for e in ev) == sorted(hosts), ev
+assert all(e["ok"] for e in ev), ev
+ts = [e["t"] for e in ev]
+assert all(1.5 <= t < 2.5 for t in ts) and max(ts) - min(ts) < 1, ts
+# the job's sums are the ranks' figures, over the network
+for k in ("ops", "read_ops", "write_ops", "read_bytes", "write_bytes"):
+    assert s[k] == sum(x[k] for x in s["ranks"]), k
+assert all(x["ops"] > 0 for x in s["ranks"]), s["ranks"]
+for d in ("read", "write"):
+    v = sum(x[d + "_iops"] for x in s["ranks"])
+    assert abs(v - s[d + "_iops"]) <= 0.05 * 5, (d, v, s[d + "_iops"])
+iv = [r for r in recs if r["type"] == "interval"]
+assert len(iv) >= 5, len(iv)
+for r in iv:
+    assert sorted(x["host"] for x in r["ranks"]) == ["dixh-a"] * 2 + ["dixh-b"] * 2, r["ranks"]
+    assert sum(x["ops"] for x in r["ranks"]) == r["ops"], r
+print("2 hosts: %d intervals, ops %d = the 4 ranks' sum, --exec on %s at %s s"
+      % (len(iv), s["ops"], " and ".join(sorted(e["host"] for e in ev)),
+         ", ".join("%.2f" % t for t in ts)))
+PY
+
+# a host whose target cannot be opened stops the job, named by rank and host
+rm -f "$WORK"/*.img
+mkdir "$WORK/$B-3.img"
+jobs --dev "$WORK/%h-%r.img" --size 8m --bs 4k --runtime 3 >"$WORK/o" 2>"$WORK/e"
+st=$?
+[ $st -eq 1 ] || fail "a bad target on $B: mpirun exit $st (want 1) $(cat "$WORK/e")"
+grep -q "^dixload: rank 3 ($B) failed: .*$WORK/$B-3.img" "$WORK/e" ||
+	fail "rank 3 on $B and its path not named: $(cat "$WORK/e")"
+grep -q "^\[" "$WORK/o" && fail "a meter line although the job never started"
+echo "a bad target on $B: exit 1, $(grep -c "^dixload: rank 3 ($B) failed" "$WORK/e") line naming rank 3 ($B)"
+echo "mpi-hosts checks passed in $(($(date +%s) - t0)) s"
