@@ -296,8 +296,9 @@ print("%d scrapes, intervals %s of %d, %d device or rank rows: every gauge and c
       % (len(seen), seen, len(ivs), rows, last, ivs[last]["ops"], ivs[last]["err"], len(series)))
 EOF
 
-# two files, 12 s, intervals of 0.5 s against scrapes of 1 s, an action at 2 s
-"$DIXLOAD" --dev "$WORK/a.img,$WORK/b.img" --size 8m --bs 4k --runtime 12 \
+# two files (one named with the quote and backslash a label value escapes),
+# 12 s, intervals of 0.5 s against scrapes of 1 s, an action at 2 s
+"$DIXLOAD" --dev "$WORK/a.img,$WORK/b \"q\" \\.img" --size 8m --bs 4k --runtime 12 \
 	--interval 500 --output-format json --metrics "$dport" --exec 'true@2' \
 	--metrics-linger 10 >"$WORK/run.json" 2>"$WORK/run.err" &
 dpid=$!
