@@ -4,6 +4,7 @@
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/dm-lib.sh"
 dm_needs
+vm_era '<= 6.13' "no crc32c_intel module to hot-load since 6.14: the accelerated CRC32C is built into the kernel's CRC library (dm-crypt-priority-sid.sh checks what dixload says there)"
 
 script="$(guest_need_module crc32c_intel)
 dixload --dev \"\$DIXVM_DM\" --profile dm-integrity-crc32c --runtime 20 \
