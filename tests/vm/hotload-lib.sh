@@ -151,6 +151,17 @@ def runs_ok(lines, recs, n):
 def show_intervals(recs):
     iv = [r for r in recs if r["type"] == "interval"]
     print("intervals, total MB/s: " + " ".join("%.1f" % ((r["read_bps"] + r["write_bps"]) / 1e6) for r in iv))
+def seed_verdict(tr):
+    # the 2018 seed step, on any target: a steady level before (the disk
+    # preconditioned), ratio >= 1.3, significant, found within 2 s of 10 s
+    if not tr["steady"]:
+        measure_fail(tr, "before not steady (trend %s) after preconditioning" % tr["before_trend"])
+    if tr["ratio"] < 1.3:
+        measure_fail(tr, "ratio %.3f < 1.3" % tr["ratio"])
+    if not tr["significant"]:
+        measure_fail(tr, "transition not significant")
+    if tr["change_at"] is None or abs(tr["change_at"] - 10) > 2:
+        measure_fail(tr, "change_at %s not within 2 s of 10" % tr["change_at"])
 def show_tr(name, tr):
     print("%s: before %.2f MB/s (sd %.2f, n %d), after %.2f MB/s (sd %.2f, n %d), ratio %.3f, change_at %s, significant %s"
           % (name, tr["before"] / 1e6, tr["before_sd"] / 1e6, tr["n_before"],
