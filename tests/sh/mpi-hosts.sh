@@ -5,7 +5,7 @@ need_dixload
 need_python
 need_feature mpi
 need_root "network and UTS namespaces"
-need_tools mpirun orted unshare nsenter ip mount umount
+need_tools mpirun unshare nsenter ip mount umount
 
 # The hosts: dixh-a holds mpirun and ranks 0-1, dixh-b ranks 2-3.  Their
 # only addresses are 192.0.2.1 and .2 (TEST-NET-1, RFC 5737) on the veth
@@ -52,17 +52,21 @@ EOF
 chmod +x "$WORK/agent"
 printf '%s slots=2\n%s slots=2\n' $A $B > "$WORK/hosts"
 
-# jobs - mpirun from $A, 2 ranks per host, the ranks and orted over the veth
+# jobs - mpirun from $A, 2 ranks per host, the ranks and the daemons over
+# the veth.  The launcher's parameters by environment, under both names:
+# Open MPI 4.1's (OMPI_MCA_plm_rsh_*, orted) and 5's (PRTE_MCA_plm_ssh_*,
+# prted); each ignores the other's.
 jobs() {
 	_san=
 	"$DIXLOAD" --version | grep -q '^sanitizers:' && _san=detect_leaks=0
 	in_host $A env ASAN_OPTIONS="${ASAN_OPTIONS:-}${_san:+:$_san}" \
+		OMPI_MCA_plm_rsh_agent="$WORK/agent" OMPI_MCA_plm_rsh_no_tree_spawn=1 \
+		OMPI_MCA_oob_tcp_if_include=192.0.2.0/24 \
+		PRTE_MCA_plm_ssh_agent="$WORK/agent" PRTE_MCA_plm_ssh_no_tree_spawn=1 \
+		PRTE_MCA_oob_tcp_if_include=192.0.2.0/24 \
+		OMPI_MCA_btl_tcp_if_include=192.0.2.0/24 \
 		mpirun --allow-run-as-root --oversubscribe -np 4 \
-		--hostfile "$WORK/hosts" --map-by slot \
-		--mca plm_rsh_agent "$WORK/agent" --mca plm_rsh_no_tree_spawn 1 \
-		--mca btl self,vader,tcp --mca btl_tcp_if_include 192.0.2.0/24 \
-		--mca oob_tcp_if_include 192.0.2.0/24 \
-		"$DIXLOAD" "$@"
+		--hostfile "$WORK/hosts" --map-by slot "$DIXLOAD" "$@"
 }
 
 t0=$(date +%s)
