@@ -360,7 +360,8 @@ static int tick_other(struct dix_mpi *m, const struct dix_rank_row *me,
 	/* the buffers outlive a cut-short tick's abandoned sends */
 	free(m->evbuf);
 	m->evbuf = xmalloc(evlen ? evlen : 1);
-	memcpy(m->evbuf, ev, evlen);
+	if (evlen)	/* no events: @ev is NULL, which memcpy may not take */
+		memcpy(m->evbuf, ev, evlen);
 	m->row = *me;
 	if (lat)
 		memcpy(m->lat, lat, sizeof(m->lat));
