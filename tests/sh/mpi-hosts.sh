@@ -87,9 +87,16 @@ for hr in $A:0 $B:2; do
 done
 # the records went over the veth, not a shortcut
 # (/proc/net follows the reader's network namespace, /sys the mounter's)
-# ranks 2 and 3 sent rank 0 a row and two latency histograms (16 kB) a tick
+# ranks 2 and 3 each sent rank 0 a row and two latency histograms of 8 KiB
+# (LAT_BUCKETS 1024 x 8 bytes) a tick: at least 8 KiB per interval leaves
+# $B however the transport packs them (measured 99930 to 239646 bytes for
+# 6-7 intervals; a fixed 100000 failed once at 99930 in a fresh root)
+niv=$(grep -c '"type":"interval"' "$WORK/o")
+[ "$niv" -ge 5 ] || fail "$niv interval records in the job's JSON, want >= 5"
 tx=$(in_host $B cat /proc/net/dev | tr ':' ' ' | awk -v d="$VB" '$1 == d { print $10 }')
-[ "${tx:-0}" -gt 100000 ] || fail "only ${tx:-0} bytes left $B over $VB"
+[ "${tx:-0}" -gt $((niv * 8192)) ] ||
+	fail "only ${tx:-0} bytes left $B over $VB for $niv intervals (want > $((niv * 8192)))"
+echo "$tx bytes left $B over $VB for $niv intervals"
 echo "$VB sent $tx bytes"
 python3 - "$WORK/o" $A $B <<'PY' || fail "the job's JSON (above)"
 import json, sys
