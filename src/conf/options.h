@@ -261,6 +261,14 @@ void opts_add_engine(const char *engine, const struct dix_option *rows);
  */
 const struct dix_option *opt_find(const char *name);
 
+/**
+ * opts_engine_rows() - the option rows engine @engine told (opts_add_engine())
+ * @engine:	an engine's name, or NULL
+ *
+ * Return: its rows, or NULL (none told, or no such engine).
+ */
+const struct dix_option *opts_engine_rows(const char *engine);
+
 /** opts_init() - set every field of @o to its table default. */
 void opts_init(struct dix_opts *o);
 
