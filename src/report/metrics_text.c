@@ -105,6 +105,24 @@ static void count(FILE *f, uint64_t v)
  * One row of counters and latencies: the total's (no labels), a device's
  * (dev) or a rank's (rank, host), its labels in @kv (@nkv pairs).
  */
+/* A gauge family of one sample without labels: @name, its HELP, @v. */
+static void gauge(FILE *f, int om, const char *name, const char *help,
+		  double v)
+{
+	family(f, om, name, "gauge", help);
+	sample(f, name, "", NULL);
+	value(f, v);
+}
+
+/* The same, for a whole number. */
+static void gauge_count(FILE *f, int om, const char *name, const char *help,
+			uint64_t v)
+{
+	family(f, om, name, "gauge", help);
+	sample(f, name, "", NULL);
+	count(f, v);
+}
+
 struct crow {
 	const struct dix_counters *c;
 	const char *kv[4];
@@ -227,42 +245,35 @@ static void total_gauges(FILE *f, int om, const struct metrics *m)
 {
 	const struct meter_sample *s = &m->s;
 
-	family(f, om, "dixload_interval_index", "gauge",
-	       "the interval every gauge describes: its index, 1 for the first (JSON interval record 'index')");
-	sample(f, "dixload_interval_index", "", NULL);
-	count(f, m->index);
-	family(f, om, "dixload_interval_end_seconds", "gauge",
-	       "end of that interval, seconds since the load started (JSON 't')");
-	sample(f, "dixload_interval_end_seconds", "", NULL);
-	value(f, s->t);
-	family(f, om, "dixload_interval_length_seconds", "gauge",
-	       "measured length of that interval (JSON 'dt')");
-	sample(f, "dixload_interval_length_seconds", "", NULL);
-	value(f, s->dt);
+	gauge_count(f, om, "dixload_interval_index",
+	      "the interval every gauge describes: its index, 1 for the first (JSON interval record 'index')",
+	      m->index);
+	gauge(f, om, "dixload_interval_end_seconds",
+	      "end of that interval, seconds since the load started (JSON 't')",
+	      s->t);
+	gauge(f, om, "dixload_interval_length_seconds",
+	      "measured length of that interval (JSON 'dt')",
+	      s->dt);
 	family(f, om, "dixload_rate_bytes_per_second", "gauge",
 	       "bytes per second over the interval, by direction (JSON 'read_bps', 'write_bps')");
 	sample(f, "dixload_rate_bytes_per_second", "", "dir", "read", NULL);
 	value(f, s->read_bps);
 	sample(f, "dixload_rate_bytes_per_second", "", "dir", "write", NULL);
 	value(f, s->write_bps);
-	family(f, om, "dixload_rate_iops", "gauge",
-	       "I/Os completed per second over the interval (JSON 'iops')");
-	sample(f, "dixload_rate_iops", "", NULL);
-	value(f, s->iops);
-	family(f, om, "dixload_interval_unwritten_blocks", "gauge",
-	       "blocks read in the interval without a dixload header (JSON 'unwritten')");
-	sample(f, "dixload_interval_unwritten_blocks", "", NULL);
-	count(f, s->unwritten);
+	gauge(f, om, "dixload_rate_iops",
+	      "I/Os completed per second over the interval (JSON 'iops')",
+	      s->iops);
+	gauge_count(f, om, "dixload_interval_unwritten_blocks",
+	      "blocks read in the interval without a dixload header (JSON 'unwritten')",
+	      s->unwritten);
 	if (s->cpu.valid) {
-		family(f, om, "dixload_cpu_busy_percent", "gauge",
-		       "the machine's busy share of all CPUs over the interval (JSON 'cpu.busy_pct')");
-		sample(f, "dixload_cpu_busy_percent", "", NULL);
-		value(f, s->cpu.busy);
+		gauge(f, om, "dixload_cpu_busy_percent",
+		      "the machine's busy share of all CPUs over the interval (JSON 'cpu.busy_pct')",
+		      s->cpu.busy);
 	}
-	family(f, om, "dixload_cpu_self_percent", "gauge",
-	       "dixload's own CPU time over the interval, percent of one CPU (JSON 'cpu.self_pct')");
-	sample(f, "dixload_cpu_self_percent", "", NULL);
-	value(f, s->cpu.self_pct);
+	gauge(f, om, "dixload_cpu_self_percent",
+	      "dixload's own CPU time over the interval, percent of one CPU (JSON 'cpu.self_pct')",
+	      s->cpu.self_pct);
 }
 
 /* Each device's gauges (several --dev only). */
@@ -408,10 +419,9 @@ static void results(FILE *f, int om, const struct metrics *m)
 		}
 	}
 	if (m->done) {
-		family(f, om, "dixload_exit_status", "gauge",
-		       "the run is over: its exit status");
-		sample(f, "dixload_exit_status", "", NULL);
-		count(f, m->status);
+		gauge_count(f, om, "dixload_exit_status",
+		      "the run is over: its exit status",
+		      m->status);
 	}
 }
 
