@@ -43,6 +43,7 @@
 #include "core/run.h"
 #include "engines/engine.h"
 #include "lib/inflight.h"
+#include "lib/tclock.h"
 #include "lib/util.h"
 #include "verify/journal.h"
 #include "verify/verify.h"
@@ -52,7 +53,7 @@ static void account_done(struct wctx *x, const struct dix_io *io)
 {
 	struct dix_worker *w = x->w;
 
-	lat_add(&w->lat[io->dir], dix_now_ns() - io->start_ns);
+	lat_add(&w->lat[io->dir], tclock_ns(io->start, tclock_now()));
 	cadd(&w->c.bytes[io->dir], io->len);
 	cadd(&w->c.ops[io->dir], 1);
 	/* --journal: the write is acknowledged (its seq is in its header) */
@@ -144,7 +145,7 @@ static void submit(struct wctx *x, struct dix_io *io, int *queued)
 	int r;
 
 	for (;;) {
-		io->start_ns = dix_now_ns();
+		io->start = tclock_now();
 		io->errkind = DIX_ERR_NR;
 		io->recovered = 0;
 		io->detail[0] = '\0';

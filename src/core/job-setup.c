@@ -15,6 +15,7 @@
 
 #include "core/job-extents.h"
 #include "core/job-setup.h"
+#include "lib/tclock.h"
 #include "lib/util.h"
 #include "verify/verify.h"
 
@@ -41,6 +42,8 @@ int worker_setup(struct wctx *x)
 	size_t align;
 	int r;
 
+	/* the first job calibrates the latency clock, the others wait for it */
+	tclock_init();
 	x->lbs = x->w->dev->t.lbs;
 	tracker_init(&w->ext, w->start / x->lbs, w->end / x->lbs,
 		     DIX_EXTENTS_MAX, job_extent_closed, x);

@@ -51,7 +51,8 @@ enum { DIX_Q_COMPLETED = 0, DIX_Q_QUEUED = 1 };
  * @res: bytes transferred, or -errno (set by the engine on completion)
  * @idx: slot index in the worker (0 .. iodepth-1)
  * @retried: this is the retry of a failed I/O
- * @start_ns: submission time, for latency
+ * @start: submission time, for latency: ticks of the latency clock
+ *	(lib/tclock.h)
  * @seq: write sequence number stamped into the block headers
  * @meta: separate metadata (protection information) for engines that carry
  *	PI from user space (--pi app): @len / interval tuples, laid out per
@@ -85,7 +86,7 @@ struct dix_io {
 	int32_t res;
 	unsigned int idx;
 	uint32_t seq;
-	uint64_t start_ns;
+	uint64_t start;
 	void *meta;
 	uint32_t meta_len;
 	uint64_t ref;

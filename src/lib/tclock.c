@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tclock.c - choosing and calibrating the latency clock (tclock.h says
+ * why it exists): the time-stamp counter when the kernel's clocksource is
+ * "tsc", its rate measured against CLOCK_MONOTONIC over 2 ms.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/tclock.h"
+#include "lib/util.h"
+
+struct dix_tclock dix_tclock = { .tsc = 0, .mult = 1ull << 32 };
+
+#define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
+#define CAL_NS		2000000ull	/* the calibration's span */
+#define CAL_TRIES	5		/* readings per end, the tightest kept */
+
+uint64_t tclock_calibrate(uint64_t t0, uint64_t n0, uint64_t t1, uint64_t n1)
+{
+	unsigned __int128 m;
+
+	if (t1 <= t0 || n1 <= n0)
+		return 0;
+	m = ((unsigned __int128)(n1 - n0) << 32) / (t1 - t0);
+	/* a tick of 1/64 to 64 ns: a 15.6 MHz to 64 GHz counter */
+	if (m < (1ull << 26) || m > (1ull << 38))
+		return 0;
+	return (uint64_t)m;
+}
+
+#ifdef DIX_TCLOCK_TSC
+/*
+ * One (ticks, ns) reading: clock_gettime() between two counter reads, the
+ * pair with the fewest ticks between of CAL_TRIES, the ticks its middle
+ * (a preemption between the reads would put the two apart).
+ */
+static void reading(uint64_t *t, uint64_t *n)
+{
+	uint64_t a, b, ns, best = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < CAL_TRIES; i++) {
+		a = __rdtsc();
+		ns = dix_now_ns();
+		b = __rdtsc();
+		if (b >= a && b - a < best) {
+			best = b - a;
+			*t = a + (b - a) / 2;
+			*n = ns;
+		}
+	}
+}
+
+static void calibrate(void)
+{
+	struct timespec ts = { 0, CAL_NS };
+	uint64_t t0 = 0, n0 = 0, t1 = 0, n1 = 0, m;
+	char cs[64];
+
+	if (read_sysfs_str(CLOCKSOURCE, cs, sizeof(cs)) || strcmp(cs, "tsc"))
+		return;
+	reading(&t0, &n0);
+	nanosleep(&ts, NULL);
+	reading(&t1, &n1);
+	m = tclock_calibrate(t0, n0, t1, n1);
+	if (!m)
+		return;
+	dix_tclock.mult = m;
+	dix_tclock.tsc = 1;
+}
+#else
+static void calibrate(void)
+{
+}
+#endif
+
+void tclock_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, calibrate);
+}
