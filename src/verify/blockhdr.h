@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * blockhdr.h - the on-disk header of a dixload data block: its magics, its
- * size and the header's part of the DIXLOAD2 checksum.  A header of its
+ * size and the header mix (the header's part of the DIXLOAD2 checksum,
+ * the whole DIXLOAD3 check word).  A header of its
  * own because both the block checks (verify.c) and the checksum builds
  * (vhash-impl.h) need the format, and neither may include the other:
  * verify.c calls vhash, so vhash including verify.h made the two one
@@ -10,7 +11,8 @@
  * Layout (little-endian 64-bit words): magic at 0, the byte offset the
  * block was written to at 8, the run's seed at 16, the write sequence
  * number (low 32 bits) and the block size (high 32) at 24, the checksum at
- * 32; the pattern fills the rest from DIX_HDR_SIZE on.
+ * 32; the body (a pattern, a piece of the pool) fills the rest from
+ * DIX_HDR_SIZE on.
  */
 #ifndef DIX_BLOCKHDR_H
 #define DIX_BLOCKHDR_H
@@ -19,17 +21,14 @@
 
 #define DIX_HDR_MAGIC1	0x3144414f4c584944ull	/* "DIXLOAD1" little-endian */
 #define DIX_HDR_MAGIC2	0x3244414f4c584944ull	/* "DIXLOAD2": XXH3 checksum */
-/* the format this build writes (verify.c): XXH3 where libxxhash is */
-#ifdef HAVE_XXHASH
-#define DIX_HDR_MAGIC	DIX_HDR_MAGIC2
-#else
-#define DIX_HDR_MAGIC	DIX_HDR_MAGIC1
-#endif
+#define DIX_HDR_MAGIC3	0x3344414f4c584944ull	/* "DIXLOAD3": pool body */
+/* the format every build writes (verify.c says why) */
+#define DIX_HDR_MAGIC	DIX_HDR_MAGIC3
 #define DIX_HDR_SIZE	40
 
 /*
  * The header's part of the DIXLOAD2 checksum (XXH3-64 of the body xor
- * this).  Each word goes through a bijection (a multiply by an odd
+ * this), and the DIXLOAD3 check word.  Each word goes through a bijection (a multiply by an odd
  * constant, a rotation) before the XOR, so a change to any one of them
  * always changes the result.  Three multiplies instead of XXH3 over the 32
  * header bytes: that cost 0.036 us per 4 KiB read of 512-byte blocks, a

@@ -2,15 +2,21 @@
 /*
  * verify.c - block headers, pattern and checks.
  *
- * Two on-disk formats, told apart by the magic; the header layout is the
+ * Three on-disk formats, told apart by the magic; the header layout is the
  * same.  DIXLOAD1 blocks carry a hand-written 4-lane multiply-xor hash and
- * a one-stream pattern; DIXLOAD2 blocks (written when built with
- * libxxhash) carry XXH3 (vhash.h) and a four-stream pattern (struct pgen).  XXH3 because the hash was most of the cost of --verify on:
- * on 4 KiB reads of 512-byte blocks the 4-lane hash took 0.65-0.82 us per
- * read (about 30 % of the IOPS on tmpfs), XXH3 with AVX2 0.16-0.19 us.
- * Both formats are still read, so data written by an older build verifies
- * across runs; a build without libxxhash checks DIXLOAD2 blocks by
- * regenerating their pattern and comparing every byte instead.
+ * a one-stream pattern; DIXLOAD2 blocks carry XXH3 (vhash.h) and a
+ * four-stream pattern (struct pgen); DIXLOAD3 blocks (fmt3.h), which every
+ * build writes, carry a check word of the header and a body copied out of
+ * a per-seed random pool (pool.h).  DIXLOAD3 because generating the body
+ * and hashing it were most of what a write and a verified read cost: in
+ * the 6.1 guest under icount (scripts/bench-vm, instructions per 4 KiB
+ * I/O of 512-byte blocks) a DIXLOAD2 write spent about 6000 instructions
+ * on pattern and XXH3, a verified read about 2400 on XXH3; a copy and a
+ * compare cost a fraction of that (doc/benchmarks.md has the rows), and
+ * the compare finds every changed byte where a hash finds most.  The
+ * older formats are still read, so data written by an older build
+ * verifies across runs; a build without libxxhash checks DIXLOAD2 blocks
+ * by regenerating their pattern and comparing every byte instead.
  *
  * A read is checked by verify_run() first, a whole run of blocks at a time
  * (one call, no per-block bookkeeping); only a block that fails that fast
@@ -23,6 +29,7 @@
 #include <string.h>
 
 #include "verify/extent.h"
+#include "verify/fmt3.h"
 #include "lib/stats.h"
 #include "verify/pattern.h"
 #include "verify/verify.h"
@@ -204,25 +211,50 @@ static uint64_t block_csum(const unsigned char *b, uint32_t bsize)
 void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
 		 uint64_t seed, uint32_t seq)
 {
+	const unsigned char *pool = pool_get(seed);
 	unsigned char *b = buf;
 	uint32_t i;
 
+	for (i = 0; i + bsize <= len; i += bsize, offset += bsize)
+		fmt3_fill(b + i, bsize, offset, seed, seq, pool);
+}
+
+int verify_fill_format(void *buf, uint32_t len, uint32_t bsize,
+		       uint64_t offset, uint64_t seed, uint32_t seq,
+		       uint64_t magic)
+{
+	unsigned char *b = buf;
+	uint32_t i;
+
+	if (magic == DIX_HDR_MAGIC3) {
+		verify_fill(buf, len, bsize, offset, seed, seq);
+		return 0;
+	}
+#ifndef HAVE_XXHASH
+	if (magic == DIX_HDR_MAGIC2)
+		return -1;
+#endif
+	if (magic != DIX_HDR_MAGIC1 && magic != DIX_HDR_MAGIC2)
+		return -1;
 	for (i = 0; i + bsize <= len; i += bsize, offset += bsize) {
 		unsigned char *blk = b + i;
 
-		st64(blk, DIX_HDR_MAGIC);
+		st64(blk, magic);
 		st64(blk + 8, offset);
 		st64(blk + 16, seed);
 		st64(blk + 24, (uint64_t)seq | ((uint64_t)bsize << 32));
 		pattern_fill(blk + DIX_HDR_SIZE, bsize - DIX_HDR_SIZE,
 			     pattern_seed(seed, offset, seq),
-			     DIX_HDR_MAGIC == DIX_HDR_MAGIC2);
+			     magic == DIX_HDR_MAGIC2);
 #ifdef HAVE_XXHASH
-		st64(blk + 32, vhash_block(blk, bsize));
-#else
-		st64(blk + 32, block_csum(blk, bsize));
+		if (magic == DIX_HDR_MAGIC2) {
+			st64(blk + 32, vhash_block(blk, bsize));
+			continue;
+		}
 #endif
+		st64(blk + 32, block_csum(blk, bsize));
 	}
+	return 0;
 }
 
 void verify_header_id(const void *blk, uint64_t *seed, uint32_t *seq)
@@ -267,6 +299,29 @@ static int pattern_diff(const unsigned char *blk, uint32_t bsize, int multi,
 	return 0;
 }
 
+/*
+ * A DIXLOAD3 block (header words already in @f->hdr_offset): a header
+ * whose check word or block size is wrong is damaged (byte -1, both check
+ * words); else the body is held against the pool for the place the header
+ * names, so a block at the wrong place that is itself intact reads as
+ * misplaced, and a changed one names its first changed byte.
+ */
+static enum verify_kind fmt3_block(const unsigned char *blk, uint32_t bsize,
+				   uint64_t offset, struct verify_fail *f)
+{
+	uint64_t seed = ld64(blk + 16), w3 = ld64(blk + 24);
+	uint64_t stored = ld64(blk + 32);
+	uint64_t check = vhash_hdr_mix(f->hdr_offset, seed, w3);
+
+	if (check == stored && (w3 >> 32) == bsize &&
+	    !fmt3_diff(blk, bsize, f->hdr_offset, seed, (uint32_t)w3,
+		       &f->byte, &f->expected, &f->found))
+		return f->kind = f->hdr_offset != offset ? VF_MISPLACED : VF_OK;
+	f->csum_expected = stored;
+	f->csum_found = check;
+	return f->kind = VF_CHANGED;
+}
+
 enum verify_kind verify_block(const void *data, uint32_t bsize,
 			      uint64_t offset, struct verify_fail *f)
 {
@@ -279,7 +334,8 @@ enum verify_kind verify_block(const void *data, uint32_t bsize,
 	f->offset = offset;
 	f->byte = -1;
 	magic = ld64(blk);
-	if (magic != DIX_HDR_MAGIC1 && magic != DIX_HDR_MAGIC2)
+	if (magic != DIX_HDR_MAGIC1 && magic != DIX_HDR_MAGIC2 &&
+	    magic != DIX_HDR_MAGIC3)
 		return f->kind = VF_UNWRITTEN;
 
 	hdr_off = ld64(blk + 8);
@@ -289,6 +345,8 @@ enum verify_kind verify_block(const void *data, uint32_t bsize,
 	stored = ld64(blk + 32);
 	f->hdr_offset = hdr_off;
 
+	if (magic == DIX_HDR_MAGIC3)
+		return fmt3_block(blk, bsize, offset, f);
 	if (magic == DIX_HDR_MAGIC1) {
 		csum = block_csum(blk, bsize);
 		intact = csum == stored;
@@ -328,15 +386,19 @@ enum verify_kind verify_block(const void *data, uint32_t bsize,
 uint32_t verify_run(const void *buf, uint32_t len, uint32_t bsize,
 		    uint64_t offset)
 {
+	uint64_t magic;
+
+	if (len < bsize)
+		return 0;
+	/* a run of one format; a mixed read takes one call per change */
+	magic = ld64(buf);
+	if (magic == DIX_HDR_MAGIC3)
+		return fmt3_run(buf, len / bsize, bsize, offset) * bsize;
 #ifdef HAVE_XXHASH
-	return vhash_run(buf, len / bsize, bsize, offset) * bsize;
-#else
-	(void)buf;
-	(void)len;
-	(void)bsize;
-	(void)offset;
-	return 0;
+	if (magic == DIX_HDR_MAGIC2)
+		return vhash_run(buf, len / bsize, bsize, offset) * bsize;
 #endif
+	return 0;
 }
 
 void verify_extent(const struct verify_fail *f, uint32_t lbs,

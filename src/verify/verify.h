@@ -4,10 +4,11 @@
  *
  * Every logical block dixload writes starts with a header: magic, the byte
  * offset it was written to, the run's seed, a write sequence number, the
- * block size and a checksum of the whole block; the rest is a pattern
- * derived from (seed, offset, seq).  A reader needs no state from the
+ * block size and a check word (DIXLOAD1, DIXLOAD2: a checksum of the whole
+ * block; DIXLOAD3: of the header); the rest is a body derived from (seed,
+ * offset, seq).  A reader needs no state from the
  * writer, so verification works within a run and across runs: a block
- * whose checksum fails has changed; a block whose header names another
+ * whose body or check word fails has changed; a block whose header names another
  * offset sits at the wrong place; a block without the magic was never
  * written (an error only with --verify strict).
  */
@@ -31,11 +32,11 @@ enum verify_kind {
  * @kind: see enum verify_kind
  * @offset: byte offset of the block checked
  * @hdr_offset: the offset the block's header names (VF_MISPLACED)
- * @csum_expected: checksum stored in the header (VF_CHANGED)
- * @csum_found: checksum of the block as read (VF_CHANGED)
+ * @csum_expected: check word stored in the header (VF_CHANGED)
+ * @csum_found: check word of the block as read (VF_CHANGED)
  * @byte: first differing byte within the block (VF_CHANGED; -1 when the
- *	pattern is intact and only the header was damaged)
- * @expected: the byte the pattern has there
+ *	body is intact, or not compared, and the header was damaged)
+ * @expected: the byte the body has there
  * @found: the byte read there
  */
 struct verify_fail {
@@ -49,10 +50,23 @@ struct verify_fail {
 
 /**
  * verify_fill() - fill @len bytes of @buf (a multiple of @bsize) with
- * headers and pattern for blocks starting at byte @offset.
+ * DIXLOAD3 blocks (header and body) for blocks starting at byte @offset,
+ * written with @seed and write sequence number @seq.
  */
 void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
 		 uint64_t seed, uint32_t seq);
+
+/**
+ * verify_fill_format() - verify_fill() in the format of @magic
+ * (DIX_HDR_MAGIC1, 2 or 3): the older formats' writer, for tests and the
+ * benchmark that hold the formats to each other.
+ *
+ * Return: 0, or -1 when this build cannot write that format (DIXLOAD2
+ * without libxxhash, an unknown magic).
+ */
+int verify_fill_format(void *buf, uint32_t len, uint32_t bsize,
+		       uint64_t offset, uint64_t seed, uint32_t seq,
+		       uint64_t magic);
 
 /**
  * verify_block() - check one block of @bsize bytes read from @offset.
@@ -72,8 +86,8 @@ void verify_header_id(const void *blk, uint64_t *seed, uint32_t *seq);
  * verify_run() - the fast path of a read check over @len bytes (a multiple
  * of @bsize) read from byte @offset: how many bytes from the start are
  * intact blocks written for exactly their place, up to the first block
- * that is not (which verify_block() then names).  0 when this build has no
- * fast path (no libxxhash) or the data is in the DIXLOAD1 format.
+ * that is not (which verify_block() then names).  DIXLOAD3 and, built
+ * with libxxhash, DIXLOAD2 blocks have a fast path: 0 for the others.
  */
 uint32_t verify_run(const void *buf, uint32_t len, uint32_t bsize,
 		    uint64_t offset);
