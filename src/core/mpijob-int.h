@@ -33,6 +33,7 @@ struct dix_mpi {
 	char *named;		/* rank 0: ranks whose failure was printed */
 	MPI_Comm tick;		/* the tick's point-to-point messages */
 	int (*signalled)(void);	/* a signal came (dix_mpi_watch()) */
+	double (*lead)(void);	/* and mpirun's warning before it */
 	struct dix_rank_row *last;	/* rank 0: the last complete tick's rows */
 	uint64_t *unwritten;	/* rank 0: each rank's, summed over ticks */
 	double last_t;		/* rank 0: that tick's job time (0: none) */

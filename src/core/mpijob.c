@@ -33,8 +33,8 @@
  * the broadcast to reach every host before the time it names. */
 #define START_DELAY_NS	50000000L
 
-/* How long a rank other than 0 of a job cut short waits to be killed
- * before it exits on its own (mpirun's SIGKILL comes within 1 s). */
+/* How long a rank of a job cut short waits to be killed before it exits
+ * on its own (mpirun's SIGKILL comes within 1 s). */
 #define CUT_WAIT_S	5.0
 
 static int same_build(struct dix_mpi *m, char *err, size_t errlen);
@@ -97,12 +97,14 @@ void dix_mpi_finish(struct dix_mpi *m)
 	if (!m->cut) {
 		MPI_Comm_free(&m->tick);
 		MPI_Finalize();
-	} else if (m->rank) {
+	} else {
 		/*
 		 * A rank that exits unfinalized makes Open MPI abort the
 		 * others at once (4.1: rank 0 died in the middle of its
-		 * summary, 1 run in 3); mpirun kills this one within its
-		 * second anyway.  So it waits for that, its --output closed.
+		 * summary, 1 run in 3; 5.0: rank 0's exit cut PRRTE's
+		 * 0.25 s before its SIGKILL to 36 ms, the others' summaries
+		 * still being written); mpirun kills this one within its
+		 * gap anyway.  So it waits for that, its --output closed.
 		 */
 		double until = dix_now() + CUT_WAIT_S;
 		struct timespec ts = { 0, 50000000L };
@@ -119,9 +121,11 @@ void dix_mpi_finish(struct dix_mpi *m)
 	free(m);
 }
 
-void dix_mpi_watch(struct dix_mpi *m, int (*signalled)(void))
+void dix_mpi_watch(struct dix_mpi *m, int (*signalled)(void),
+		   double (*lead)(void))
 {
 	m->signalled = signalled;
+	m->lead = lead;
 }
 
 const struct rec_cut *dix_mpi_cut(const struct dix_mpi *m)

@@ -20,8 +20,9 @@
  * Ranks exchange C structs as bytes: every host must run the same build on
  * the same architecture, which one mpirun of one binary gives.
  *
- * A rank lost mid-run (Open MPI 4.1 has no fault tolerance) cuts the job
- * short: the tick is polled, so after mpirun's SIGTERM rank 0 names the
+ * A rank lost mid-run (Open MPI 4.1 has no fault tolerance, 5 aborts too)
+ * cuts the job short: the tick is polled, so after mpirun's SIGTERM (1 s
+ * before its SIGKILL on 4.1, 0.25 s on 5) rank 0 names the
  * ranks whose records did not come and reports the intervals every rank
  * reached it for; every rank reports its own figures to its --output.
  * dix_mpi_init() checks that first (buildid.h) and refuses a job that
@@ -104,9 +105,12 @@ void dix_mpi_finish(struct dix_mpi *m);
 /**
  * dix_mpi_watch() - @signalled says whether a signal came: after one, a
  * tick gives up waiting for a rank that sends nothing (the job is cut
- * short); without one it waits, since a late rank is only late.
+ * short); without one it waits, since a late rank is only late.  @lead
+ * says how long before that signal mpirun's SIGCONT came (0: none): its
+ * SIGKILL comes as long after the SIGTERM, so the tick's waits fit in it.
  */
-void dix_mpi_watch(struct dix_mpi *m, int (*signalled)(void));
+void dix_mpi_watch(struct dix_mpi *m, int (*signalled)(void),
+		   double (*lead)(void));
 
 /**
  * dix_mpi_cut() - why the job was cut short (a tick returned DIX_MPI_CUT),
@@ -198,9 +202,10 @@ static inline int dix_mpi_init(struct dix_mpi **m, char *err, size_t errlen)
 	return -1;
 }
 static inline void dix_mpi_finish(struct dix_mpi *m) { (void)m; }
-static inline void dix_mpi_watch(struct dix_mpi *m, int (*signalled)(void))
+static inline void dix_mpi_watch(struct dix_mpi *m, int (*signalled)(void),
+				 double (*lead)(void))
 {
-	(void)m; (void)signalled;
+	(void)m; (void)signalled; (void)lead;
 }
 static inline const struct rec_cut *dix_mpi_cut(const struct dix_mpi *m)
 {

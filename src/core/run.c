@@ -164,7 +164,7 @@ int run_load(struct dix_run *r)
 
 	run_signals_on(r);
 	if (r->mpi)
-		dix_mpi_watch(r->mpi, run_signalled);
+		dix_mpi_watch(r->mpi, run_signalled, run_signal_lead);
 	runreport_start(r);
 	if (pre || r->mpi) {
 		struct dix_counters pre_c;

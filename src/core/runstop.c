@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +20,9 @@
 
 static struct dix_run *sig_run;
 static volatile sig_atomic_t sig_count;
+/* CLOCK_MONOTONIC ns of the first stop signal and of the last SIGCONT
+ * before it (0: none), for run_signal_lead() */
+static uint64_t sig_stop_ns, sig_cont_ns;
 
 double run_elapsed(const struct dix_run *r)
 {
@@ -49,7 +53,10 @@ void run_worker_done(struct dix_run *r)
 static void on_signal(int sig)
 {
 	int saved = errno;
+	uint64_t none = 0;
 
+	__atomic_compare_exchange_n(&sig_stop_ns, &none, dix_now_ns(), 0,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	sig_count++;
 	if (sig_run)
 		run_request_stop(sig_run);
@@ -59,6 +66,17 @@ static void on_signal(int sig)
 		raise(sig);
 	}
 	errno = saved;
+}
+
+/*
+ * SIGCONT stops nothing (a job resumed from the shell goes on): its time
+ * is kept, since mpirun's kill sequence starts with one (run_signal_lead()).
+ */
+static void on_cont(int sig)
+{
+	(void)sig;
+	if (!__atomic_load_n(&sig_stop_ns, __ATOMIC_RELAXED))
+		__atomic_store_n(&sig_cont_ns, dix_now_ns(), __ATOMIC_RELAXED);
 }
 
 void run_signals_on(struct dix_run *r)
@@ -72,6 +90,12 @@ void run_signals_on(struct dix_run *r)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (r->mpi) {
+		/* the workers' system calls go on across it */
+		sa.sa_handler = on_cont;
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGCONT, &sa, NULL);
+	}
 }
 
 void run_wait_until(struct dix_run *r, double deadline)
@@ -98,4 +122,12 @@ void run_signals_off(void)
 int run_signalled(void)
 {
 	return sig_count != 0;
+}
+
+double run_signal_lead(void)
+{
+	uint64_t stop = __atomic_load_n(&sig_stop_ns, __ATOMIC_RELAXED);
+	uint64_t cont = __atomic_load_n(&sig_cont_ns, __ATOMIC_RELAXED);
+
+	return stop && cont && stop > cont ? (stop - cont) / 1e9 : 0;
 }

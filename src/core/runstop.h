@@ -19,13 +19,24 @@ void run_worker_done(struct dix_run *r);
 
 /**
  * run_signals_on() - SIGINT and SIGTERM stop @r (a third one kills the
- * process), SIGPIPE is ignored; run_signals_off() forgets @r again.
+ * process), SIGPIPE is ignored, under MPI SIGCONT's time is kept
+ * (run_signal_lead()); run_signals_off() forgets @r again.
  */
 void run_signals_on(struct dix_run *r);
 void run_signals_off(void);
 
 /** run_signalled() - whether a stop signal arrived. */
 int run_signalled(void);
+
+/**
+ * run_signal_lead() - under MPI, the seconds from the last SIGCONT to the
+ * first stop signal after it: mpirun's kill sequence is SIGCONT, SIGTERM,
+ * SIGKILL, as far apart each (Open MPI 4.1: odls_base_sigkill_timeout,
+ * 1 s; Open MPI 5: PRRTE's fixed 0.25 s), so this is also how long after
+ * its SIGTERM the SIGKILL comes.
+ * Return: that time, or 0 (no stop signal, or no SIGCONT before it).
+ */
+double run_signal_lead(void);
 
 /**
  * run_wait_until() - sleep until the monotonic time @deadline, or until
