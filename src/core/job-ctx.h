@@ -22,6 +22,23 @@
 #include "lib/ratelimit.h"
 #include "pi/pi.h"
 
+#ifndef likely
+#define likely(c)	__builtin_expect(!!(c), 1)
+#define unlikely(c)	__builtin_expect(!!(c), 0)
+#endif
+
+/*
+ * The per-I/O work of a job's features (struct wctx.slow), decided when the
+ * job starts: the depth loop tests the one word where it tested each.
+ */
+enum {
+	SLOW_TRACK = 1,		/* in-flight ranges (reads wait for writes) */
+	SLOW_CAP = 2,		/* --rate, --rate-iops */
+	SLOW_PREP = 4,		/* --pi app tuples, --inject tags */
+	SLOW_JOURNAL = 8,	/* --journal intents and acknowledgements */
+	SLOW_CHECK = 16,	/* reads are checked: --verify, --pi app */
+};
+
 struct wctx {
 	struct dix_worker *w;
 	struct dix_run *r;
@@ -47,6 +64,7 @@ struct wctx {
 				 * write of a slice may be shorter) */
 	struct rate_limit rl;	/* --rate, --rate-iops (this worker's share) */
 	int capped;		/* a cap applies to the load */
+	unsigned int slow;	/* SLOW_* the job's features need */
 	int pre;		/* the preconditioning pass */
 	uint64_t pre_next;	/* its next offset */
 };

@@ -44,19 +44,6 @@ int dix_errkind_is_integrity(enum dix_errkind k)
 	return k != DIX_ERR_IO && k < DIX_ERR_NR;
 }
 
-/* Bucket of @ns: exact below LAT_SUB, then LAT_SUB per power of two. */
-static unsigned int lat_bucket(uint64_t ns)
-{
-	unsigned int msb, b;
-
-	if (ns < LAT_SUB)
-		return ns;
-	msb = 63 - __builtin_clzll(ns);
-	b = (msb - LAT_SUB_BITS + 1) * LAT_SUB +
-	    ((ns >> (msb - LAT_SUB_BITS)) & (LAT_SUB - 1));
-	return b < LAT_BUCKETS ? b : LAT_BUCKETS - 1;
-}
-
 /* Upper bound (inclusive) in ns of bucket @b. */
 static uint64_t lat_bucket_value(unsigned int b)
 {
@@ -66,20 +53,6 @@ static uint64_t lat_bucket_value(unsigned int b)
 		return sub;
 	msb = grp + LAT_SUB_BITS - 1;
 	return ((uint64_t)(LAT_SUB + sub + 1) << (msb - LAT_SUB_BITS)) - 1;
-}
-
-/*
- * The maximum is stored before the bucket: a taker that sees the bucket
- * (lat_take() reads the buckets, then exchanges the maximum) finds this
- * latency's maximum in the same interval or an earlier one.
- */
-void lat_add(struct lat_hist *h, uint64_t ns)
-{
-	unsigned int b = lat_bucket(ns);
-
-	if (ns > __atomic_load_n(&h->max_ns, __ATOMIC_RELAXED))
-		__atomic_store_n(&h->max_ns, ns, __ATOMIC_RELAXED);
-	__atomic_store_n(&h->bucket[b], h->bucket[b] + 1, __ATOMIC_RELAXED);
 }
 
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src)
@@ -120,11 +93,6 @@ uint64_t lat_percentile(const struct lat_hist *h, double q)
 		}
 	}
 	return h->max_ns;
-}
-
-unsigned int lat_bucket_of(uint64_t ns)
-{
-	return lat_bucket(ns);
 }
 
 int lat_bucket_bounds(unsigned int b, uint64_t *lo, uint64_t *hi)

@@ -53,21 +53,43 @@ struct lat_hist {
 	uint64_t bucket[LAT_BUCKETS];
 };
 
+/** lat_bucket_of() - the bucket that counts a latency of @ns. */
+static inline unsigned int lat_bucket_of(uint64_t ns)
+{
+	unsigned int msb, b;
+
+	/* exact below LAT_SUB, then LAT_SUB per power of two */
+	if (ns < LAT_SUB)
+		return ns;
+	msb = 63 - __builtin_clzll(ns);
+	b = (msb - LAT_SUB_BITS + 1) * LAT_SUB +
+	    ((ns >> (msb - LAT_SUB_BITS)) & (LAT_SUB - 1));
+	return b < LAT_BUCKETS ? b : LAT_BUCKETS - 1;
+}
+
 /**
  * lat_add() - count one latency of @ns in @h.  The owner thread is the
  * only one that adds; its stores are relaxed atomics so another thread
  * may read @h while it runs (lat_take()), at no cost on the hot path
- * (a relaxed store is a plain store).
+ * (a relaxed store is a plain store).  Inline: every I/O adds one.
+ *
+ * The maximum is stored before the bucket: a taker that sees the bucket
+ * (lat_take() reads the buckets, then exchanges the maximum) finds this
+ * latency's maximum in the same interval or an earlier one.
  */
-void lat_add(struct lat_hist *h, uint64_t ns);
+static inline void lat_add(struct lat_hist *h, uint64_t ns)
+{
+	unsigned int b = lat_bucket_of(ns);
+
+	if (ns > __atomic_load_n(&h->max_ns, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->max_ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->bucket[b], h->bucket[b] + 1, __ATOMIC_RELAXED);
+}
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 /** lat_count() - latencies counted in @h (the sum of its buckets). */
 uint64_t lat_count(const struct lat_hist *h);
 /** lat_percentile() - latency in ns at quantile @q (0..1); 0 when empty. */
 uint64_t lat_percentile(const struct lat_hist *h, double q);
-
-/** lat_bucket_of() - the bucket that counts a latency of @ns. */
-unsigned int lat_bucket_of(uint64_t ns);
 
 /**
  * lat_bucket_bounds() - the latencies bucket @b holds: [*lo, *hi] in ns.
