@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fmt3.c - the DIXLOAD3 format (fmt3.h): the fill of a block, the search
- * for its first changed byte, the portable build of the read check's fast
- * path and the choice of build, made once.  A write is now the header and
- * one copy out of the pool per block, where DIXLOAD2 ran a generator and
- * XXH3 over every body; a read compares the body with the pool, which
- * finds every changed byte, where DIXLOAD2 hashed it (verify.c has the
- * figures).
+ * fmt3.c - the DIXLOAD3 format (fmt3.h): the portable build of the fill
+ * and of the read check's fast path, the choice of build (made once), and
+ * the search for a block's first changed byte.  A write is now a copy out
+ * of the pool and the headers, where DIXLOAD2 ran a generator and XXH3
+ * over every body; a read compares the body with the pool, which finds
+ * every changed byte, where DIXLOAD2 hashed it (verify.c has the figures).
  */
 #include "config.h"
 
@@ -23,36 +22,42 @@ static inline int eq_generic(const unsigned char *a, const unsigned char *b,
 
 #define FMT3_SFX generic
 #define FMT3_EQ eq_generic
-#define FMT3_ATTR
+#define FMT3_COPY memcpy
+#define FMT3_ATTR static
 #include "verify/fmt3-impl.h"
 
-static inline void st64(unsigned char *p, uint64_t v)
+const struct fmt3_impl fmt3_generic = {
+	.name = "generic",
+	.run = fmt3_run_generic,
+	.fill = fmt3_fill_io_generic,
+};
+
+static const struct fmt3_impl *impl;
+
+static const struct fmt3_impl *fmt3_pick(void)
 {
-	v = htole64(v);
-	memcpy(p, &v, 8);
+	const struct fmt3_impl *i = __atomic_load_n(&impl, __ATOMIC_RELAXED);
+
+	if (!i) {
+		i = fmt3_avx2();
+		if (!i)
+			i = &fmt3_generic;
+		/* every thread picks the same one: a benign race */
+		__atomic_store_n(&impl, i, __ATOMIC_RELAXED);
+	}
+	return i;
 }
 
-void fmt3_fill(unsigned char *blk, uint32_t bsize, uint64_t offset,
-	       uint64_t seed, uint32_t seq, const unsigned char *pool)
+uint32_t fmt3_run(const void *buf, uint32_t n, uint32_t bsize,
+		  uint64_t offset)
 {
-	uint64_t w3 = (uint64_t)seq | ((uint64_t)bsize << 32);
-	uint64_t pos = offset + DIX_HDR_SIZE, end = offset + bsize;
+	return fmt3_pick()->run(buf, n, bsize, offset);
+}
 
-	st64(blk, DIX_HDR_MAGIC3);
-	st64(blk + 8, offset);
-	st64(blk + 16, seed);
-	st64(blk + 24, w3);
-	st64(blk + 32, vhash_hdr_mix(offset, seed, w3));
-	while (pos < end) {
-		uint32_t len = fmt3_seg(pos, end);
-		uint64_t at = fmt3_base(pos >> 12, seq) + (pos & 4095);
-
-		if (pool)
-			memcpy(blk + (pos - offset), pool + at, len);
-		else
-			pool_bytes(blk + (pos - offset), seed, at, len);
-		pos += len;
-	}
+void fmt3_fill_io(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
+		  uint64_t seed, uint32_t seq, const unsigned char *pool)
+{
+	fmt3_pick()->fill(buf, len, bsize, offset, seed, seq, pool);
 }
 
 int fmt3_diff(const unsigned char *blk, uint32_t bsize, uint64_t offset,
@@ -82,21 +87,4 @@ int fmt3_diff(const unsigned char *blk, uint32_t bsize, uint64_t offset,
 		pos += len;
 	}
 	return 0;
-}
-
-static fmt3_run_fn run_impl;
-
-uint32_t fmt3_run(const void *buf, uint32_t n, uint32_t bsize,
-		  uint64_t offset)
-{
-	fmt3_run_fn f = __atomic_load_n(&run_impl, __ATOMIC_RELAXED);
-
-	if (!f) {
-		f = fmt3_run_avx2();
-		if (!f)
-			f = fmt3_run_generic;
-		/* every thread picks the same one: a benign race */
-		__atomic_store_n(&run_impl, f, __ATOMIC_RELAXED);
-	}
-	return f(buf, n, bsize, offset);
 }

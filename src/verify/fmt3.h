@@ -57,12 +57,13 @@ static inline uint32_t fmt3_seg(uint64_t pos, uint64_t end)
 }
 
 /**
- * fmt3_fill() - write one DIXLOAD3 block of @bsize bytes at @blk for byte
- * @offset, seed @seed, sequence @seq; @pool is pool_get(@seed), or NULL
- * (the bytes are then computed).
+ * fmt3_fill_io() - fill @len bytes at @buf (whole blocks of @bsize bytes)
+ * with DIXLOAD3 blocks for byte @offset, seed @seed, sequence @seq; @pool
+ * is pool_get(@seed), or NULL (the bytes are then computed).  The build
+ * for this CPU.
  */
-void fmt3_fill(unsigned char *blk, uint32_t bsize, uint64_t offset,
-	       uint64_t seed, uint32_t seq, const unsigned char *pool);
+void fmt3_fill_io(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
+		  uint64_t seed, uint32_t seq, const unsigned char *pool);
 
 /**
  * fmt3_diff() - the first byte of the body of @blk (@bsize bytes) that
@@ -85,16 +86,23 @@ int fmt3_diff(const unsigned char *blk, uint32_t bsize, uint64_t offset,
 uint32_t fmt3_run(const void *buf, uint32_t n, uint32_t bsize,
 		  uint64_t offset);
 
-/*
- * The builds of fmt3_run(), for the test that holds them to each other:
- * portable (memcmp, which libc tunes for the CPU itself) and AVX2 (NULL
- * where it cannot run).
+/**
+ * struct fmt3_impl - one build of the fast paths, for the test that holds
+ * the builds to each other: portable (memcmp() and memcpy(), which libc
+ * tunes for the CPU itself) and AVX2.
+ * @name: "generic" or "avx2"
+ * @run: fmt3_run() of this build
+ * @fill: fmt3_fill_io() of this build
  */
-typedef uint32_t (*fmt3_run_fn)(const void *buf, uint32_t n, uint32_t bsize,
-				uint64_t offset);
-uint32_t fmt3_run_generic(const void *buf, uint32_t n, uint32_t bsize,
-			  uint64_t offset);
-/** fmt3_run_avx2() - the AVX2 build, or NULL where it cannot run. */
-fmt3_run_fn fmt3_run_avx2(void);
+struct fmt3_impl {
+	const char *name;
+	uint32_t (*run)(const void *buf, uint32_t n, uint32_t bsize,
+			uint64_t offset);
+	void (*fill)(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
+		     uint64_t seed, uint32_t seq, const unsigned char *pool);
+};
+extern const struct fmt3_impl fmt3_generic;
+/** fmt3_avx2() - the AVX2 build, or NULL where it cannot run. */
+const struct fmt3_impl *fmt3_avx2(void);
 
 #endif

@@ -11,12 +11,13 @@
  * and hashing it were most of what a write and a verified read cost: in
  * the 6.1 guest under icount (scripts/bench-vm, instructions per 4 KiB
  * I/O of 512-byte blocks) a DIXLOAD2 write spent about 6000 instructions
- * on pattern and XXH3, a verified read about 2400 on XXH3; a copy and a
- * compare cost a fraction of that (doc/benchmarks.md has the rows), and
- * the compare finds every changed byte where a hash finds most.  The
- * older formats are still read, so data written by an older build
- * verifies across runs; a build without libxxhash checks DIXLOAD2 blocks
- * by regenerating their pattern and comparing every byte instead.
+ * on pattern and XXH3, a verified read about 2400 on XXH3; with DIXLOAD3
+ * the write costs about 1100 over the interface's floor and the check
+ * about 1000 (doc/benchmarks.md has the rows), and the compare finds
+ * every changed byte where a hash finds most.  The older formats are
+ * still read, so data written by an older build verifies across runs; a
+ * build without libxxhash checks DIXLOAD2 blocks by regenerating their
+ * pattern and comparing every byte instead.
  *
  * A read is checked by verify_run() first, a whole run of blocks at a time
  * (one call, no per-block bookkeeping); only a block that fails that fast
@@ -211,12 +212,7 @@ static uint64_t block_csum(const unsigned char *b, uint32_t bsize)
 void verify_fill(void *buf, uint32_t len, uint32_t bsize, uint64_t offset,
 		 uint64_t seed, uint32_t seq)
 {
-	const unsigned char *pool = pool_get(seed);
-	unsigned char *b = buf;
-	uint32_t i;
-
-	for (i = 0; i + bsize <= len; i += bsize, offset += bsize)
-		fmt3_fill(b + i, bsize, offset, seed, seq, pool);
+	fmt3_fill_io(buf, len, bsize, offset, seed, seq, pool_get(seed));
 }
 
 int verify_fill_format(void *buf, uint32_t len, uint32_t bsize,

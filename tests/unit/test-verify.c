@@ -262,9 +262,8 @@ static void ref_fill3(uint8_t *buf, uint32_t len, uint32_t bs, uint64_t off,
 	}
 }
 
-/* the builds of the fast path, by name; NULL where one cannot run */
-static fmt3_run_fn run_builds[2];
-static const char *run_names[2] = { "generic", "avx2" };
+/* the builds of the fast paths; NULL where one cannot run */
+static const struct fmt3_impl *builds3[2];
 
 /* every build's fast path over @n blocks gives @want */
 static void runs_give(const uint8_t *buf, uint32_t n, uint32_t bs, uint64_t off,
@@ -273,9 +272,9 @@ static void runs_give(const uint8_t *buf, uint32_t n, uint32_t bs, uint64_t off,
 	int b;
 
 	for (b = 0; b < 2; b++)
-		if (run_builds[b])
-			is_intf(run_builds[b](buf, n, bs, off), want, "%s (%s)", what,
-				run_names[b]);
+		if (builds3[b])
+			is_intf(builds3[b]->run(buf, n, bs, off), want, "%s (%s)", what,
+				builds3[b]->name);
 	is_intf(verify_run(buf, n * bs, bs, off), want * bs, "%s (verify_run)", what);
 }
 
@@ -289,14 +288,27 @@ static void fmt3_spelled_out(void)
 		{ 16384, 16384, 1ull << 40 },
 	};
 	uint8_t *got = malloc(16384), *want = malloc(16384);
-	unsigned int i;
+	unsigned int i, b;
 
 	for (i = 0; i < sizeof(io) / sizeof(io[0]); i++) {
-		verify_fill(got, io[i].len, io[i].bs, io[i].off, 0xfeedull << 40 | i, 3 + i);
-		ref_fill3(want, io[i].len, io[i].bs, io[i].off, 0xfeedull << 40 | i, 3 + i);
+		uint64_t seed = 0xfeedull << 40 | i;
+
+		ref_fill3(want, io[i].len, io[i].bs, io[i].off, seed, 3 + i);
+		for (b = 0; b < 2; b++) {
+			if (!builds3[b])
+				continue;
+			memset(got, 0x5a, 16384);
+			builds3[b]->fill(got, io[i].len, io[i].bs, io[i].off, seed, 3 + i,
+					 pool_get(seed));
+			ok(!memcmp(got, want, io[i].len) &&
+			   (io[i].len == 16384 || got[io[i].len] == 0x5a),
+			   "DIXLOAD3 spelled out (%s fill): %u bytes of %u-byte blocks at %llu",
+			   builds3[b]->name, io[i].len, io[i].bs, (unsigned long long)io[i].off);
+		}
+		verify_fill(got, io[i].len, io[i].bs, io[i].off, seed, 3 + i);
 		ok(!memcmp(got, want, io[i].len),
-		   "DIXLOAD3 spelled out: %u bytes of %u-byte blocks at %llu", io[i].len,
-		   io[i].bs, (unsigned long long)io[i].off);
+		   "DIXLOAD3 spelled out (verify_fill): %u bytes of %u-byte blocks at %llu",
+		   io[i].len, io[i].bs, (unsigned long long)io[i].off);
 		runs_give(got, io[i].len / io[i].bs, io[i].bs, io[i].off,
 			  io[i].len / io[i].bs, "DIXLOAD3: the fast path passes an intact I/O");
 	}
@@ -339,8 +351,8 @@ static void fmt3_every_byte(uint32_t bs, uint32_t n)
 				  f.expected != orig[k * bs + p] ||
 				  f.found != (orig[k * bs + p] ^ 0x5a);
 		for (b = 0; b < 2; b++)
-			if (run_builds[b])
-				runs += run_builds[b](buf, n, bs, off) != k;
+			if (builds3[b])
+				runs += builds3[b]->run(buf, n, bs, off) != k;
 		runs += verify_run(buf, len, bs, off) != k * bs;
 	}
 	is_intf(bad[0], 0, "DIXLOAD3 %u-byte blocks: a changed magic reads as unwritten", bs);
@@ -432,6 +444,14 @@ static void fmt3_builds_agree(void)
 		int b;
 
 		verify_fill(buf, len, bs, off, seed, seq);
+		if (builds3[1]) {
+			builds3[1]->fill(other, bs, bs, off + (n - 1) * bs, seed, seq,
+					 pool_get(seed));
+			disagree += !!memcmp(other, buf + (n - 1) * bs, bs);
+			builds3[0]->fill(other, bs, bs, off + (n - 1) * bs, seed, seq,
+					 pool_get(seed));
+			disagree += !!memcmp(other, buf + (n - 1) * bs, bs);
+		}
 		switch (rnd() % 5) {
 		case 0:		/* intact */
 			break;
@@ -469,12 +489,12 @@ static void fmt3_builds_agree(void)
 				break;
 		damaged += want < n;
 		for (b = 0; b < 2; b++)
-			if (run_builds[b] && run_builds[b](buf, n, bs, off) != want)
+			if (builds3[b] && builds3[b]->run(buf, n, bs, off) != want)
 				disagree++;
 		if (verify_run(buf, len, bs, off) != want * bs)
 			disagree++;
 	}
-	is_intf(disagree, 0, "DIXLOAD3: the fast path's builds and verify_block() agree on 3000 random I/Os");
+	is_intf(disagree, 0, "DIXLOAD3: the builds' fills, their fast paths and verify_block() agree on 3000 random I/Os");
 	ok(damaged > 1000 && damaged < 3000, "DIXLOAD3: ... of which %u damaged", damaged);
 	free(buf);
 	free(other);
@@ -504,9 +524,17 @@ static void fmt3_uncached(void)
 	ok(s <= POOL_CACHED + 1, "the pool cache fills (at seed %llu)", (unsigned long long)s);
 	ok(!pool_get(1ull << 50 | s) && pool_get(1234) == pool,
 	   "past the cache: no pool, the cached ones stay");
-	verify_fill(buf, 4096, 512, 1 << 30, 1ull << 50 | s, 2);
 	ref_fill3(want, 4096, 512, 1 << 30, 1ull << 50 | s, 2);
-	ok(!memcmp(buf, want, 4096), "an uncached seed: the format's bytes");
+	for (i = 0; i < 2; i++) {
+		if (!builds3[i])
+			continue;
+		memset(buf, 0, 4096);
+		builds3[i]->fill(buf, 4096, 512, 1 << 30, 1ull << 50 | s, 2, NULL);
+		ok(!memcmp(buf, want, 4096), "an uncached seed: the format's bytes (%s fill)",
+		   builds3[i]->name);
+	}
+	verify_fill(buf, 4096, 512, 1 << 30, 1ull << 50 | s, 2);
+	ok(!memcmp(buf, want, 4096), "an uncached seed: the format's bytes (verify_fill)");
 	is_int(verify_block(buf + 512, 512, (1 << 30) + 512, &f), VF_OK,
 	       "an uncached seed: its block verifies");
 	buf[512 + 471] ^= 2;
@@ -521,9 +549,9 @@ static void fmt3_uncached(void)
 
 static void fmt3_tests(void)
 {
-	run_builds[0] = fmt3_run_generic;
-	run_builds[1] = fmt3_run_avx2();
-	if (!run_builds[1])
+	builds3[0] = &fmt3_generic;
+	builds3[1] = fmt3_avx2();
+	if (!builds3[1])
 		ok(1, "# SKIP no AVX2 on this CPU or compiler: the avx2 build is not checked");
 	fmt3_spelled_out();
 	fmt3_every_byte(512, 8);
