@@ -101,10 +101,11 @@ void dix_mpi_finish(struct dix_mpi *m)
 		/*
 		 * A rank that exits unfinalized makes Open MPI abort the
 		 * others at once (4.1: rank 0 died in the middle of its
-		 * summary, 1 run in 3; 5.0: rank 0's exit cut PRRTE's
-		 * 0.25 s before its SIGKILL to 36 ms, the others' summaries
-		 * still being written); mpirun kills this one within its
-		 * gap anyway.  So it waits for that, its --output closed.
+		 * summary, 1 run in 3; 5.0: rank 0's exit ends PRRTE's
+		 * sleep before its SIGKILL, which came 36 ms after it, 66 ms
+		 * early, when the others' summaries may still be due);
+		 * mpirun kills this one within its gap anyway.  So it waits
+		 * for that, its --output closed.
 		 */
 		double until = dix_now() + CUT_WAIT_S;
 		struct timespec ts = { 0, 50000000L };
