@@ -26,6 +26,8 @@
 #define likely(c)	__builtin_expect(!!(c), 1)
 #define unlikely(c)	__builtin_expect(!!(c), 0)
 #endif
+/* the depth loop's steps, inlined whatever the compiler's size estimate */
+#define JOB_HOT		static inline __attribute__((always_inline))
 
 /*
  * The per-I/O work of a job's features (struct wctx.slow), decided when the

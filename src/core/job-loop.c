@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/job-counts.h"
 #include "core/job-ctx.h"
 #include "core/job-extents.h"
 #include "core/job-journal.h"
@@ -52,14 +53,20 @@
 #include "verify/journal.h"
 #include "verify/verify.h"
 
-/* Latency, bytes and ops of an I/O that transferred all its bytes. */
-static inline void account_done(struct wctx *x, const struct dix_io *io)
+/*
+ * Latency, bytes and ops of an I/O that transferred all its bytes: one
+ * bucket of its histogram, whose count the ops and bytes are made of
+ * (job-counts.c), unless its length is not the job's.
+ */
+JOB_HOT void account_done(struct wctx *x, const struct dix_io *io)
 {
 	struct dix_worker *w = x->w;
+	uint64_t ns = tclock_ns(io->start, tclock_now());
 
-	lat_add(&w->lat[io->dir], tclock_ns(io->start, tclock_now()));
-	cadd(&w->c.bytes[io->dir], io->len);
-	cadd(&w->c.ops[io->dir], 1);
+	if (likely(io->len == x->bs))
+		lat_add(&w->lat[io->dir], ns);
+	else
+		worker_count_odd(w, io->dir, io->len, ns);
 	/* --journal: the write is acknowledged (its seq is in its header) */
 	if (unlikely(x->slow & SLOW_JOURNAL) && io->dir == DIX_WRITE)
 		journal_acked(x, io);
@@ -119,7 +126,7 @@ static __attribute__((noinline, cold)) int complete_other(struct wctx *x,
  * Account a finished I/O.  Returns 1 when it must be queued again.
  * A read's checks run only in a job that checks reads (SLOW_CHECK).
  */
-static inline int complete(struct wctx *x, struct dix_io *io)
+JOB_HOT int complete(struct wctx *x, struct dix_io *io)
 {
 	if (unlikely(io->res != (int32_t)io->len ||
 		     io->injected != DIX_ERR_NR))
@@ -138,7 +145,7 @@ static inline int complete(struct wctx *x, struct dix_io *io)
 	return 0;
 }
 
-static inline void release(struct wctx *x, struct dix_io *io)
+JOB_HOT void release(struct wctx *x, struct dix_io *io)
 {
 	if (unlikely(x->slow & SLOW_TRACK))
 		inflight_del(&x->fl, io->idx);
@@ -154,7 +161,7 @@ static inline void release(struct wctx *x, struct dix_io *io)
  * inside queue(), and queue() failures, are accounted here; the slot is
  * released unless the I/O is left in flight.
  */
-static inline void submit(struct wctx *x, struct dix_io *io, int *queued)
+JOB_HOT void submit(struct wctx *x, struct dix_io *io, int *queued)
 {
 	int r;
 
@@ -200,7 +207,7 @@ static __attribute__((noinline, cold)) int commit_failed(struct wctx *x,
 }
 
 /* Submit what the engine holds; on failure stop the run (returns -errno). */
-static inline int commit_batch(struct wctx *x)
+JOB_HOT int commit_batch(struct wctx *x)
 {
 	int r;
 
@@ -350,6 +357,7 @@ void *worker_main(void *arg)
 	}
 out:
 	worker_teardown(&x);
+	worker_publish_counts(w);
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	run_worker_done(x.r);
 	return NULL;

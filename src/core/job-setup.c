@@ -90,7 +90,8 @@ int worker_setup(struct wctx *x)
 	if (x->pre && x->ectx.max_io && x->bs > x->ectx.max_io &&
 	    x->ectx.max_io >= x->lbs)
 		x->bs = x->ectx.max_io - x->ectx.max_io % x->lbs;
-	w->io_size = x->bs;
+	/* the meter reads it with the counts (job-counts.c) */
+	__atomic_store_n(&w->io_size, x->bs, __ATOMIC_RELAXED);
 	x->pi_app = o->pi == PI_APP;
 	if (x->pi_app) {
 		x->pif = x->ectx.pif;

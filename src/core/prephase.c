@@ -123,6 +123,7 @@ int run_precondition(struct dix_run *r, struct dix_counters *pre_c,
 		memset(&w->c, 0, sizeof(w->c));
 		memset(w->lat, 0, sizeof(w->lat));
 		memset(w->lat_seen, 0, sizeof(w->lat_seen));
+		memset(w->odd_bytes, 0, sizeof(w->odd_bytes));
 		w->precond = 0;
 		w->done = 0;
 	}

@@ -13,27 +13,61 @@
 #include "core/totals.h"
 #include "lib/util.h"
 
+/* @c += @w's counters, its ops and bytes those of @ops and @bytes. */
+static void add_worker(struct dix_counters *c, const struct dix_worker *w,
+		       const uint64_t *ops, const uint64_t *bytes)
+{
+	struct dix_counters t;
+	int d;
+
+	memset(&t, 0, sizeof(t));
+	counters_add(&t, &w->c);
+	/* while it runs w->c has none: they are its histograms' */
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		t.ops[d] = ops[d];
+		t.bytes[d] = bytes[d];
+	}
+	counters_add(c, &t);
+}
+
 void run_sum_counters(struct dix_worker *w, int n, struct dix_counters *c)
 {
+	uint64_t ops[DIX_DIR_NR], bytes[DIX_DIR_NR];
+	uint32_t seq;
 	int i;
 
 	memset(c, 0, sizeof(*c));
-	for (i = 0; i < n; i++)
-		counters_add(c, &w[i].c);
+	for (i = 0; i < n; i++) {
+		do {
+			seq = worker_odd_begin(&w[i]);
+			worker_io_counts(&w[i], NULL, ops, bytes);
+		} while (!worker_odd_end(&w[i], seq));
+		add_worker(c, &w[i], ops, bytes);
+	}
 }
 
+/*
+ * The ops and bytes of an interval are the counts of the histograms it
+ * took (job-counts.c): one snapshot for the interval's ops, bytes and
+ * latency count, where reading them apart gave bytes an I/O or more off
+ * ops x bs.
+ */
 void run_sample_counters(struct dix_worker *w, int n, struct dix_counters *c,
 			 struct lat_hist *iv)
 {
+	uint64_t ops[DIX_DIR_NR], bytes[DIX_DIR_NR];
+	uint32_t seq;
 	int i, d;
 
-	run_sum_counters(w, n, c);
-	for (d = 0; d < DIX_DIR_NR; d++) {
-		c->ops[d] = 0;
-		for (i = 0; i < n; i++) {
-			lat_take(&iv[d], &w[i].lat_seen[d], &w[i].lat[d]);
-			c->ops[d] += lat_count(&w[i].lat_seen[d]);
-		}
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		do {
+			seq = worker_odd_begin(&w[i]);
+			for (d = 0; d < DIX_DIR_NR; d++)
+				lat_take(&iv[d], &w[i].lat_seen[d], &w[i].lat[d]);
+			worker_io_counts(&w[i], w[i].lat_seen, ops, bytes);
+		} while (!worker_odd_end(&w[i], seq));
+		add_worker(c, &w[i], ops, bytes);
 	}
 }
 

@@ -20,8 +20,10 @@
 #include "conf/options.h"
 #include "core/dev.h"
 #include "core/gate.h"
+#include "core/job-counts.h"
 #include "core/job.h"
 #include "core/meterloop.h"
+#include "core/totals.h"
 #include "core/run.h"
 #include "engines/engine.h"
 #include "engines/null.h"
@@ -178,15 +180,16 @@ static void test_gate(void)
 
 /*
  * @ops I/Os of @w in @dir, @bytes in all, as the worker counts them
- * (account_done()): counters and latencies @ns, @ns + 1 ... ns.
+ * (account_done()): I/Os of bytes / ops each, its io_size, latencies @ns,
+ * @ns + 1 ... ns: the histogram's count is what the meter reads as ops
+ * and bytes (job-counts.c).
  */
 static void io_done(struct dix_worker *w, int dir, uint64_t bytes,
 		    uint64_t ops, uint64_t ns)
 {
 	uint64_t i;
 
-	w->c.bytes[dir] += bytes;
-	w->c.ops[dir] += ops;
+	w->io_size = bytes / ops;
 	for (i = 0; i < ops; i++)
 		lat_add(&w->lat[dir], ns + i);
 }
@@ -356,11 +359,96 @@ static void test_load(void)
 	null_reset();
 }
 
+/*
+ * A worker counting I/Os of 4 KiB, every ODD_EVERY-th one of 1000 bytes
+ * (worker_count_odd(), as a preconditioned slice's last write), until
+ * told to stop: the meter's samples must see ops and bytes of one state.
+ */
+#define ODD_EVERY	1000
+#define ODD_LEN		1000u
+
+struct counting {
+	struct dix_worker *w;
+	int stop;
+};
+
+static void *count_ios(void *arg)
+{
+	struct counting *c = arg;
+	uint64_t i;
+
+	for (i = 1; !__atomic_load_n(&c->stop, __ATOMIC_RELAXED); i++) {
+		if (i % ODD_EVERY)
+			lat_add(&c->w->lat[DIX_READ], 100 + i % 5000);
+		else
+			worker_count_odd(c->w, DIX_READ, ODD_LEN, 100);
+	}
+	return NULL;
+}
+
+/* bytes of @n such I/Os */
+static uint64_t counted_bytes(uint64_t n)
+{
+	return n * 4096 - n / ODD_EVERY * (4096 - ODD_LEN);
+}
+
+/*
+ * The meter's view of a worker's I/Os is one state: its bytes are those of
+ * the I/Os it counts, never an I/O or more apart, while the worker goes on
+ * counting (the pair was read apart before: bytes, then the histograms).
+ */
+static void test_counts(void)
+{
+	struct counting c = { 0 };
+	struct dix_counters sum;
+	struct lat_hist iv[DIX_DIR_NR];
+	uint64_t ops, bytes, lat_n = 0;
+	int k, bad = 0, odd_seen = 0;
+	pthread_t t;
+	struct bed b;
+
+	null_reset();
+	bed_open(&b, "counts", 3 * 256 * KIB, NULL);
+	c.w = &b.w[0];
+	b.w[0].io_size = 4096;
+	memset(iv, 0, sizeof(iv));
+	if (pthread_create(&t, NULL, count_ios, &c)) {
+		ok(0, "counting thread started");
+		bed_close(&b);
+		return;
+	}
+	for (k = 0; k < 20000; k++) {
+		run_sample_counters(b.w, 1, &sum, iv);
+		ops = sum.ops[DIX_READ];
+		bytes = sum.bytes[DIX_READ];
+		if (bytes != counted_bytes(ops) && bad++ < 3)
+			printf("#   sample %d: %llu ops, %llu bytes, want %llu\n", k,
+			       (unsigned long long)ops, (unsigned long long)bytes,
+			       (unsigned long long)counted_bytes(ops));
+		odd_seen |= ops >= ODD_EVERY;
+	}
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	lat_n = lat_count(&iv[DIX_READ]);
+	ok(!bad && odd_seen, "20000 samples while a worker counts: bytes always those of the ops (%d off, %llu I/Os)",
+	   bad, (unsigned long long)ops);
+	ok(lat_n == ops, "the samples' latencies count the ops (%llu, %llu)",
+	   (unsigned long long)lat_n, (unsigned long long)ops);
+	run_sum_counters(b.w, 1, &sum);
+	ok(sum.bytes[DIX_READ] == counted_bytes(sum.ops[DIX_READ]),
+	   "the sum once it stopped: %llu ops, %llu bytes",
+	   (unsigned long long)sum.ops[DIX_READ],
+	   (unsigned long long)sum.bytes[DIX_READ]);
+	bed_close(&b);
+	null_reset();
+}
+
 int main(void)
 {
 	engine_options_register();
 	test_gate();
 	test_clock();
+	test_counts();
 	test_load();
 	return tap_done();
 }
