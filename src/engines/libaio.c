@@ -28,8 +28,8 @@ struct aio_data {
 	struct iocb *iocbs;		/* one per slot */
 	struct iocb **pending;		/* prepared, not yet submitted */
 	unsigned int npending;
-	struct io_event *events;
-	int nevents;
+	struct io_event *events;	/* io_getevents()' */
+	struct dix_io **ready;		/* the last getevents()' I/Os */
 };
 
 static int aio_init(struct dix_eng_ctx *ctx)
@@ -40,11 +40,13 @@ static int aio_init(struct dix_eng_ctx *ctx)
 	d->iocbs = xcalloc(ctx->depth, sizeof(*d->iocbs));
 	d->pending = xcalloc(ctx->depth, sizeof(*d->pending));
 	d->events = xcalloc(ctx->depth, sizeof(*d->events));
+	d->ready = xcalloc(ctx->depth, sizeof(*d->ready));
 	r = io_setup(ctx->depth, &d->ctx);
 	if (r) {
 		free(d->iocbs);
 		free(d->pending);
 		free(d->events);
+		free(d->ready);
 		free(d);
 		return r;	/* libaio returns -errno */
 	}
@@ -66,28 +68,41 @@ static int aio_queue(struct dix_eng_ctx *ctx, struct dix_io *io)
 	return DIX_Q_QUEUED;
 }
 
-static int aio_commit(struct dix_eng_ctx *ctx)
+/* What io_submit() left of the batch (it took @done), or its failure. */
+static __attribute__((noinline)) int aio_commit_rest(struct aio_data *d,
+						     unsigned int done, int r)
 {
-	struct aio_data *d = ctx->priv;
-	unsigned int done = 0;
-
-	while (done < d->npending) {
-		int r = io_submit(d->ctx, d->npending - done,
-				  d->pending + done);
-
-		if (r == -EAGAIN || r == -EINTR)
-			continue;
-		if (r < 0) {
+	for (;;) {
+		if (r == -EAGAIN || r == -EINTR) {
+			/* try again */
+		} else if (r < 0) {
 			/* fail the rest individually so nothing is lost */
 			memmove(d->pending, d->pending + done,
 				(d->npending - done) * sizeof(*d->pending));
 			d->npending -= done;
 			return r;
+		} else {
+			done += r;
 		}
-		done += r;
+		if (done >= d->npending)
+			break;
+		r = io_submit(d->ctx, d->npending - done, d->pending + done);
 	}
 	d->npending = 0;
 	return 0;
+}
+
+/* The whole batch in one io_submit(), as it goes nearly always. */
+static int aio_commit(struct dix_eng_ctx *ctx)
+{
+	struct aio_data *d = ctx->priv;
+	int r = io_submit(d->ctx, d->npending, d->pending);
+
+	if (__builtin_expect(r == (int)d->npending, 1)) {
+		d->npending = 0;
+		return 0;
+	}
+	return aio_commit_rest(d, 0, r);
 }
 
 /* the head of the kernel's AIO ring (fs/aio.c), its events follow */
@@ -100,11 +115,11 @@ struct aio_ring {
 
 /*
  * Up to @max completions from the ring without a system call (0 when there
- * are none or the ring is not the layout this knows).  The one reaper of
- * this context is this job's thread; the kernel reads the head back when
- * it looks for room.
+ * are none or the ring is not the layout this knows), their I/Os with
+ * their results into @ready.  The one reaper of this context is this
+ * job's thread; the kernel reads the head back when it looks for room.
  */
-static unsigned int aio_ring_reap(io_context_t actx, struct io_event *ev,
+static unsigned int aio_ring_reap(io_context_t actx, struct dix_io **ready,
 				  unsigned int max)
 {
 	struct aio_ring *ring = (struct aio_ring *)actx;
@@ -117,7 +132,11 @@ static unsigned int aio_ring_reap(io_context_t actx, struct io_event *ev,
 	if (head >= ring->nr || tail >= ring->nr)
 		return 0;
 	while (head != tail && n < max) {
-		ev[n++] = ring->events[head];
+		struct dix_io *io = ring->events[head].data;
+
+		/* res is bytes or -errno; res2 is unused by block devices */
+		io->res = (long)ring->events[head].res;
+		ready[n++] = io;
 		head = head + 1 == ring->nr ? 0 : head + 1;
 	}
 	if (n)
@@ -125,35 +144,44 @@ static unsigned int aio_ring_reap(io_context_t actx, struct io_event *ev,
 	return n;
 }
 
+/* The ring held fewer than @min (it had @n): wait in io_getevents(). */
+static __attribute__((noinline)) int aio_getevents_wait(struct dix_eng_ctx *ctx,
+							unsigned int min,
+							unsigned int n)
+{
+	struct aio_data *d = ctx->priv;
+	int r, i;
+
+	do {
+		r = io_getevents(d->ctx, min - n, ctx->depth - n, d->events,
+				 NULL);
+	} while (r == -EINTR);
+	if (r < 0)
+		return n ? (int)n : r;
+	for (i = 0; i < r; i++) {
+		struct dix_io *io = d->events[i].data;
+
+		io->res = (long)d->events[i].res;
+		d->ready[n + i] = io;
+	}
+	return (int)n + r;
+}
+
 static int aio_getevents(struct dix_eng_ctx *ctx, unsigned int min)
 {
 	struct aio_data *d = ctx->priv;
-	unsigned int n = aio_ring_reap(d->ctx, d->events, ctx->depth);
-	int r = 0;
+	unsigned int n = aio_ring_reap(d->ctx, d->ready, ctx->depth);
 
-	if (n < min) {
-		do {
-			r = io_getevents(d->ctx, min - n, ctx->depth - n,
-					 d->events + n, NULL);
-		} while (r == -EINTR);
-	}
-	if (r < 0 && !n) {
-		d->nevents = 0;
-		return r;
-	}
-	d->nevents = (int)n + (r > 0 ? r : 0);
-	return d->nevents;
+	if (__builtin_expect(n >= min, 1))
+		return (int)n;
+	return aio_getevents_wait(ctx, min, n);
 }
 
 static struct dix_io *aio_event(struct dix_eng_ctx *ctx, int i)
 {
 	struct aio_data *d = ctx->priv;
-	struct io_event *ev = &d->events[i];
-	struct dix_io *io = ev->data;
 
-	/* res is bytes or -errno; res2 is unused by block devices */
-	io->res = (long)ev->res;
-	return io;
+	return d->ready[i];
 }
 
 static void aio_cleanup(struct dix_eng_ctx *ctx)
@@ -166,6 +194,7 @@ static void aio_cleanup(struct dix_eng_ctx *ctx)
 	free(d->iocbs);
 	free(d->pending);
 	free(d->events);
+	free(d->ready);
 	free(d);
 	ctx->priv = NULL;
 }
