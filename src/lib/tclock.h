@@ -11,8 +11,9 @@
  * switches away from it when it finds otherwise, and this then keeps to
  * clock_gettime()).  A latency is the difference of two reads scaled by a
  * rate measured against CLOCK_MONOTONIC when the clock is set up (2 ms,
- * about 2e-5 off, against the histogram's 6 % buckets); NTP's slewing of
- * CLOCK_MONOTONIC (at most 500 ppm) is not followed.
+ * at most 1e-4 off, else it stays clock_gettime(); the histogram's buckets
+ * are 6 %); NTP's slewing of CLOCK_MONOTONIC (at most 500 ppm) is not
+ * followed.
  */
 #ifndef DIX_TCLOCK_H
 #define DIX_TCLOCK_H
