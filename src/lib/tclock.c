@@ -2,8 +2,8 @@
 /*
  * tclock.c - choosing and calibrating the latency clock (tclock.h says
  * why it exists): the time-stamp counter when the kernel's clocksource is
- * "tsc", its rate measured against CLOCK_MONOTONIC over 2 ms, to 1e-4 or
- * better.
+ * "tsc", its rate measured against CLOCK_MONOTONIC over 2 ms (or 4, or 8),
+ * to 5e-4 or better.
  */
 #include "config.h"
 
@@ -59,25 +59,31 @@ static void reading(uint64_t *t, uint64_t *n, uint64_t *spread)
 }
 
 /*
- * The rate over CAL_NS, taken again (at most three times) until the two
- * readings' uncertainty is within 1e-4 of the span: on a busy machine
- * every pair of one end may have been preempted, which would put every
- * latency of the run off by as much.  None good enough: CLOCK_MONOTONIC.
+ * The rate over CAL_NS, taken again over twice and four times the span
+ * until the two readings' uncertainty is within 5e-4 of it: on a busy
+ * machine every pair of one end may have been preempted, which would put
+ * every latency of the run off by as much.  A reading is a vDSO call
+ * between two counter reads: about 40 ns here, 300 in the 6.1 guest
+ * under icount (75 instructions of 4 ns), whose first span passes
+ * (600 ticks of uncertainty against 1000 allowed).  None good enough:
+ * CLOCK_MONOTONIC.
  */
 static void calibrate(void)
 {
-	struct timespec ts = { 0, CAL_NS };
 	uint64_t t0 = 0, n0 = 0, t1 = 0, n1 = 0, s0, s1, m;
+	struct timespec ts;
 	char cs[64];
 	int i;
 
 	if (read_sysfs_str(CLOCKSOURCE, cs, sizeof(cs)) || strcmp(cs, "tsc"))
 		return;
 	for (i = 0; i < 3; i++) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = CAL_NS << i;
 		reading(&t0, &n0, &s0);
 		nanosleep(&ts, NULL);
 		reading(&t1, &n1, &s1);
-		if (t1 > t0 && s0 + s1 <= (t1 - t0) / 10000)
+		if (t1 > t0 && s0 + s1 <= (t1 - t0) / 2000)
 			break;
 	}
 	if (i == 3)

@@ -10,8 +10,8 @@
  * what CLOCK_MONOTONIC is made of, synchronised across CPUs (the kernel
  * switches away from it when it finds otherwise, and this then keeps to
  * clock_gettime()).  A latency is the difference of two reads scaled by a
- * rate measured against CLOCK_MONOTONIC when the clock is set up (2 ms,
- * at most 1e-4 off, else it stays clock_gettime(); the histogram's buckets
+ * rate measured against CLOCK_MONOTONIC when the clock is set up (2-8 ms,
+ * at most 5e-4 off, else it stays clock_gettime(); the histogram's buckets
  * are 6 %); NTP's slewing of CLOCK_MONOTONIC (at most 500 ppm) is not
  * followed.
  */
