@@ -60,11 +60,17 @@ static inline void verify_read(struct wctx *x, struct dix_io *io)
 	}
 }
 
-/** checked() - the blocks of @io were checked: open extents next to them may close. */
+/**
+ * checked() - the blocks of @io were checked: open extents next to them may
+ * close.  The time only ages open extents, and a clean run has none: a
+ * clock read (about 72 instructions in the 6.1 guest) per read for nothing.
+ */
 static inline void checked(struct wctx *x, const struct dix_io *io)
 {
-	tracker_checked(&x->w->ext, io->offset / x->lbs, io->len / x->lbs,
-			dix_now());
+	struct extent_tracker *t = &x->w->ext;
+
+	tracker_checked(t, io->offset / x->lbs, io->len / x->lbs,
+			t->nopen ? dix_now() : 0);
 }
 
 #endif

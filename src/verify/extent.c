@@ -341,15 +341,11 @@ void tracker_add(struct extent_tracker *t, struct bad_extent *b, double now)
 	b->detail = NULL;
 }
 
-void tracker_checked(struct extent_tracker *t, uint64_t lba, uint64_t count,
-		     double now)
+void tracker_close_checked(struct extent_tracker *t, uint64_t lba,
+			   uint64_t end, double now)
 {
-	uint64_t end = lba + count;
 	int i;
 
-	t->seen[t->nseen % EXTENT_HISTORY][0] = lba;
-	t->seen[t->nseen % EXTENT_HISTORY][1] = end;
-	t->nseen++;
 	/* backwards: close_open() moves the last entry into the hole */
 	for (i = t->nopen - 1; i >= 0; i--) {
 		struct extent_open *o = &t->open[i];

@@ -87,11 +87,13 @@ static inline void copy_avx2(unsigned char *d, const unsigned char *s,
  * difference, header or body, is gathered in one register and tested once
  * for the whole I/O: no branch per block, where the loop that finds the
  * first bad block (fmt3-impl.h, which calls this first) has a few.
+ * Inlined twice, for 512-byte blocks and for the rest (whole_avx2()).
  */
-__attribute__((target("avx2")))
-static int whole_avx2(const unsigned char *b, uint32_t n, uint32_t bsize,
-		      uint64_t offset, const unsigned char *pool,
-		      uint64_t seed, uint64_t w3)
+__attribute__((target("avx2"), always_inline))
+static inline int whole_in(const unsigned char *b, uint32_t n,
+			   const uint32_t bsize, uint64_t offset,
+			   const unsigned char *pool, uint64_t seed,
+			   uint64_t w3)
 {
 	const uint64_t k = vhash_hdr_mix(0, seed, w3);
 	const uint32_t body = bsize - DIX_HDR_SIZE;
@@ -104,13 +106,13 @@ static int whole_avx2(const unsigned char *b, uint32_t n, uint32_t bsize,
 	uint64_t cw = 0, end = offset + (uint64_t)n * bsize;
 
 	while (offset < end) {
-		const unsigned char *at = pool + fmt3_base(offset >> 12, (uint32_t)w3);
+		const unsigned char *p = pool + fmt3_base(offset >> 12, (uint32_t)w3) +
+					 (offset & 4095) + DIX_HDR_SIZE;
 		uint64_t page_end = ((offset >> 12) + 1) << 12;
 
 		if (page_end > end)
 			page_end = end;
-		for (; offset < page_end; offset += bsize, b += bsize) {
-			const unsigned char *p = at + (offset & 4095) + DIX_HDR_SIZE;
+		for (; offset < page_end; offset += bsize, b += bsize, p += bsize) {
 			const unsigned char *q = b + DIX_HDR_SIZE;
 			uint64_t c;
 
@@ -137,6 +139,21 @@ static int whole_avx2(const unsigned char *b, uint32_t n, uint32_t bsize,
 		}
 	}
 	return !cw && _mm256_testz_si256(acc, acc);
+}
+
+/*
+ * whole_in() with 512-byte blocks a constant of their own: that loop has
+ * no call (eq_avx2() for other sizes), so nothing is kept on the stack,
+ * and no test of the size per block (about 10 instructions a block less).
+ */
+__attribute__((target("avx2")))
+static int whole_avx2(const unsigned char *b, uint32_t n, uint32_t bsize,
+		      uint64_t offset, const unsigned char *pool,
+		      uint64_t seed, uint64_t w3)
+{
+	if (bsize == 512)
+		return whole_in(b, n, 512, offset, pool, seed, w3);
+	return whole_in(b, n, bsize, offset, pool, seed, w3);
 }
 
 #define FMT3_WHOLE whole_avx2
