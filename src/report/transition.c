@@ -57,11 +57,13 @@
  *   verdict needs.
  * - A share that does not move can still be most of the reads.  In guest
  *   time (dixvm's instruction-counting clock) the 10 s before the seed's
- *   hot-load write only a tenth of a fresh 256 MiB disk: the share of
+ *   hot-load write only part of a fresh 256 MiB disk (a tenth with the
+ *   DIXLOAD2 block format, two fifths with DIXLOAD3): the share of
  *   never-written reads stays high and level, no drift test fires, and
  *   the run said "significant, 3.15x" (19.15 -> 60.23 MB/s, 440320 blocks
- *   read without a header) where the preconditioned disk gives 5.2x
- *   (10.75 -> 55.6).  The "before" level was one of reads nobody checks.
+ *   read without a header) where the preconditioned disk gave 5.2x
+ *   (10.75 -> 55.6; DIXLOAD2, 2026-12-01).  The "before" level was one of
+ *   reads nobody checks.
  *   So a window whose reads found never-written blocks more than 10 % of
  *   the time gets no verdict either, drifting or not (the same 10 points
  *   a moving share needs).  This holds for the "after" window too: a
