@@ -22,20 +22,23 @@
 #include "verify/extent.h"
 #include "verify/verify.h"
 
-/** verify_read() - check every block of the completed read @io. */
-static inline void verify_read(struct wctx *x, struct dix_io *io)
+/*
+ * verify_read_rest() - verify_read() once verify_run() found the first @i
+ * bytes of @io intact: the --journal check of their versions, then the
+ * other blocks one by one (an intact run in one call again).
+ */
+static __attribute__((noinline)) void verify_read_rest(struct wctx *x,
+							struct dix_io *io,
+							uint32_t i)
 {
 	const unsigned char *b = io->buf;
 	struct verify_fail f;
 	struct bad_extent bad;
-	uint32_t i;
+	uint32_t n = i, j;
 
-	for (i = 0; i < io->len; i += x->lbs) {
+	for (i = 0;;) {
 		enum verify_kind k;
-		uint32_t n, j;
 
-		/* intact blocks in one call; only the others one by one */
-		n = verify_run(b + i, io->len - i, x->lbs, io->offset + i);
 		/* --journal check pass: the intact run's versions too */
 		if (x->r->journal && !x->r->journal_write)
 			for (j = 0; j < n; j += x->lbs)
@@ -47,17 +50,38 @@ static inline void verify_read(struct wctx *x, struct dix_io *io)
 		if (x->r->journal && !x->r->journal_write &&
 		    (k == VF_OK || k == VF_UNWRITTEN) &&
 		    journal_refuses(x, b + i, io->offset + i, k == VF_OK))
-			continue;
+			goto next;
 		if (k == VF_OK)
-			continue;
+			goto next;
 		if (k == VF_UNWRITTEN) {
 			cadd(&x->w->c.unwritten, 1);
 			if (x->o->verify != VERIFY_STRICT)
-				continue;
+				goto next;
 		}
 		verify_extent(&f, x->lbs, &bad);
 		record_bad(x, &bad);
+next:
+		i += x->lbs;
+		if (i >= io->len)
+			break;
+		/* intact blocks in one call; only the others one by one */
+		n = verify_run(b + i, io->len - i, x->lbs, io->offset + i);
 	}
+}
+
+/**
+ * verify_read() - check every block of the completed read @io.
+ *
+ * Inline, the usual read (all of it intact, no --journal check): one call
+ * of verify_run(); the frame of the loop for the others is not built.
+ */
+static inline void verify_read(struct wctx *x, struct dix_io *io)
+{
+	uint32_t n = verify_run(io->buf, io->len, x->lbs, io->offset);
+
+	if (likely(n >= io->len) && !(x->r->journal && !x->r->journal_write))
+		return;
+	verify_read_rest(x, io, n);
 }
 
 /**

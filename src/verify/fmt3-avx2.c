@@ -83,7 +83,8 @@ static inline void copy_avx2(unsigned char *d, const unsigned char *s,
 /*
  * All @n blocks at @b (of @bsize bytes, a power of two up to 4 KiB, read
  * from @offset, a multiple of it) intact blocks of the one write whose
- * first block's header (already checked) names @seed and @w3?  Every
+ * first block's header (already checked) names @seed and @w3 (@k is
+ * vhash_hdr_mix(0, @seed, @w3))?  Every
  * difference, header or body, is gathered in one register and tested once
  * for the whole I/O: no branch per block, where the loop that finds the
  * first bad block (fmt3-impl.h, which calls this first) has a few.
@@ -93,9 +94,8 @@ __attribute__((target("avx2"), always_inline))
 static inline int whole_in(const unsigned char *b, uint32_t n,
 			   const uint32_t bsize, uint64_t offset,
 			   const unsigned char *pool, uint64_t seed,
-			   uint64_t w3)
+			   uint64_t w3, uint64_t k)
 {
-	const uint64_t k = vhash_hdr_mix(0, seed, w3);
 	const uint32_t body = bsize - DIX_HDR_SIZE;
 	/* the header's first four words, the offset stepping a block on */
 	__m256i want = _mm256_set_epi64x((long long)w3, (long long)seed,
@@ -149,11 +149,11 @@ static inline int whole_in(const unsigned char *b, uint32_t n,
 __attribute__((target("avx2")))
 static int whole_avx2(const unsigned char *b, uint32_t n, uint32_t bsize,
 		      uint64_t offset, const unsigned char *pool,
-		      uint64_t seed, uint64_t w3)
+		      uint64_t seed, uint64_t w3, uint64_t k)
 {
 	if (bsize == 512)
-		return whole_in(b, n, 512, offset, pool, seed, w3);
-	return whole_in(b, n, bsize, offset, pool, seed, w3);
+		return whole_in(b, n, 512, offset, pool, seed, w3, k);
+	return whole_in(b, n, bsize, offset, pool, seed, w3, k);
 }
 
 #define FMT3_WHOLE whole_avx2

@@ -6,7 +6,8 @@
  * modules) and after defining FMT3_SFX, an inline FMT3_EQ(a, b, n) (whether the @n bytes at @a
  * and @b are equal), FMT3_COPY(dst, src, n) and FMT3_ATTR (the linkage
  * and target of the functions); FMT3_WHOLE(b, n, bsize, offset, pool,
- * seed, w3), if defined, checks a whole I/O of one write at once.  The check's loop is the whole fast path
+ * seed, w3, k), if defined, checks a whole I/O of one write at once (@k:
+ * vhash_hdr_mix(0, seed, w3), which the caller has).  The check's loop is the whole fast path
  * of a verified read (job-verify.h calls it once per I/O), so the header
  * tests come first and cost a few instructions, and only a block whose
  * header is right is compared.
@@ -129,7 +130,7 @@ uint32_t FMT3_FN(fmt3_run_)(const void *buf, uint32_t n, uint32_t bsize,
 			at = NULL;
 #ifdef FMT3_WHOLE
 			/* the usual read, one intact write: all at once */
-			if (!i && FMT3_WHOLE(b, n, bsize, offset, pool, seed, w3))
+			if (!i && FMT3_WHOLE(b, n, bsize, offset, pool, seed, w3, k))
 				return n;
 #endif
 		}
