@@ -70,7 +70,7 @@ jobs() {
 }
 
 t0=$(date +%s)
-jobs --dev "$WORK/%h-%r.img" --size 8m --bs 4k --runtime 3 --interval 500 \
+jobs --dev "$WORK/%h-%r.img" --size 8m --bs 4k --runtime 6 --interval 500 \
 	--output-format json \
 	--exec "echo \$OMPI_COMM_WORLD_RANK > $WORK/exec.\$(hostname)@1.5" \
 	>"$WORK/o" 2>"$WORK/e" || fail "the job: exit $? $(cat "$WORK/e")"
