@@ -17,7 +17,9 @@
 #ifndef DIX_BLOCKHDR_H
 #define DIX_BLOCKHDR_H
 
+#include <endian.h>
 #include <stdint.h>
+#include <string.h>
 
 #define DIX_HDR_MAGIC1	0x3144414f4c584944ull	/* "DIXLOAD1" little-endian */
 #define DIX_HDR_MAGIC2	0x3244414f4c584944ull	/* "DIXLOAD2": XXH3 checksum */
@@ -25,6 +27,16 @@
 /* the format every build writes (verify.c says why) */
 #define DIX_HDR_MAGIC	DIX_HDR_MAGIC3
 #define DIX_HDR_SIZE	40
+
+/* A little-endian 64-bit word of a block (any alignment): the header's words
+ * and the checks' loads, one definition for every build of the checks. */
+static inline uint64_t blk_ld64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return le64toh(v);
+}
 
 /*
  * The header's part of the DIXLOAD2 checksum (XXH3-64 of the body xor

@@ -22,14 +22,6 @@
 #define FMT3_CAT(a, b) FMT3_CAT2(a, b)
 #define FMT3_FN(name) FMT3_CAT(name, FMT3_SFX)
 
-static inline uint64_t FMT3_FN(f3_ld64_)(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return le64toh(v);
-}
-
 static inline void FMT3_FN(f3_st64_)(unsigned char *p, uint64_t v)
 {
 	v = htole64(v);
@@ -45,11 +37,11 @@ static inline int FMT3_FN(f3_hdr_ok_)(const unsigned char *b, uint64_t offset,
 				      uint32_t bsize, uint64_t *seed,
 				      uint64_t *w3)
 {
-	*seed = FMT3_FN(f3_ld64_)(b + 16);
-	*w3 = FMT3_FN(f3_ld64_)(b + 24);
-	return FMT3_FN(f3_ld64_)(b) == DIX_HDR_MAGIC3 &&
-	       FMT3_FN(f3_ld64_)(b + 8) == offset && *w3 >> 32 == bsize &&
-	       FMT3_FN(f3_ld64_)(b + 32) == vhash_hdr_mix(offset, *seed, *w3);
+	*seed = blk_ld64(b + 16);
+	*w3 = blk_ld64(b + 24);
+	return blk_ld64(b) == DIX_HDR_MAGIC3 &&
+	       blk_ld64(b + 8) == offset && *w3 >> 32 == bsize &&
+	       blk_ld64(b + 32) == vhash_hdr_mix(offset, *seed, *w3);
 }
 
 /*
@@ -107,8 +99,8 @@ uint32_t FMT3_FN(fmt3_run_)(const void *buf, uint32_t n, uint32_t bsize,
 	if (bsize > 4096 || (bsize & (bsize - 1)) || (offset & (bsize - 1)))
 		return FMT3_FN(f3_run_any_)(b, n, bsize, offset);
 	for (i = 0; i < n; i++, b += bsize, offset += bsize) {
-		uint64_t seed = FMT3_FN(f3_ld64_)(b + 16);
-		uint64_t w3 = FMT3_FN(f3_ld64_)(b + 24);
+		uint64_t seed = blk_ld64(b + 16);
+		uint64_t w3 = blk_ld64(b + 24);
 		const unsigned char *want;
 
 		if (!pool || seed != cur || w3 != cur_w3) {
@@ -117,7 +109,7 @@ uint32_t FMT3_FN(fmt3_run_)(const void *buf, uint32_t n, uint32_t bsize,
 			 * cost a pool (and a place in the cache)
 			 */
 			if (w3 >> 32 != bsize ||
-			    FMT3_FN(f3_ld64_)(b + 32) != vhash_hdr_mix(offset, seed, w3))
+			    blk_ld64(b + 32) != vhash_hdr_mix(offset, seed, w3))
 				break;
 			if (!pool || seed != cur) {
 				pool = pool_get(seed);
@@ -134,9 +126,9 @@ uint32_t FMT3_FN(fmt3_run_)(const void *buf, uint32_t n, uint32_t bsize,
 				return n;
 #endif
 		}
-		if (FMT3_FN(f3_ld64_)(b) != DIX_HDR_MAGIC3 ||
-		    FMT3_FN(f3_ld64_)(b + 8) != offset ||
-		    FMT3_FN(f3_ld64_)(b + 32) != ((offset * 0x9e3779b97f4a7c15ull) ^ k))
+		if (blk_ld64(b) != DIX_HDR_MAGIC3 ||
+		    blk_ld64(b + 8) != offset ||
+		    blk_ld64(b + 32) != ((offset * 0x9e3779b97f4a7c15ull) ^ k))
 			break;
 		if (!at || offset >> 12 != page) {
 			page = offset >> 12;

@@ -22,21 +22,13 @@
 #define VHASH_CAT(a, b) VHASH_CAT2(a, b)
 #define VHASH_FN(name) VHASH_CAT(name, VHASH_SFX)
 
-static inline uint64_t VHASH_FN(vh_ld64_)(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return le64toh(v);
-}
-
 static uint64_t VHASH_FN(vhash_block_)(const void *blk, uint32_t bsize)
 {
 	const unsigned char *b = blk;
 
 	return XXH3_64bits(b + DIX_HDR_SIZE, bsize - DIX_HDR_SIZE) ^
-	       vhash_hdr_mix(VHASH_FN(vh_ld64_)(b + 8), VHASH_FN(vh_ld64_)(b + 16),
-			     VHASH_FN(vh_ld64_)(b + 24));
+	       vhash_hdr_mix(blk_ld64(b + 8), blk_ld64(b + 16),
+			     blk_ld64(b + 24));
 }
 
 static uint32_t VHASH_FN(vhash_run_)(const void *buf, uint32_t n,
@@ -46,10 +38,10 @@ static uint32_t VHASH_FN(vhash_run_)(const void *buf, uint32_t n,
 	uint32_t i;
 
 	for (i = 0; i < n; i++, b += bsize, offset += bsize) {
-		if (VHASH_FN(vh_ld64_)(b) != DIX_HDR_MAGIC2 ||
-		    VHASH_FN(vh_ld64_)(b + 8) != offset ||
-		    VHASH_FN(vh_ld64_)(b + 24) >> 32 != bsize ||
-		    VHASH_FN(vh_ld64_)(b + 32) != VHASH_FN(vhash_block_)(b, bsize))
+		if (blk_ld64(b) != DIX_HDR_MAGIC2 ||
+		    blk_ld64(b + 8) != offset ||
+		    blk_ld64(b + 24) >> 32 != bsize ||
+		    blk_ld64(b + 32) != VHASH_FN(vhash_block_)(b, bsize))
 			break;
 	}
 	return i;
