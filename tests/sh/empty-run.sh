@@ -25,9 +25,11 @@ python3 - "$WORK/o" <<'PY' || fail "JSON summary"
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1])]
 s = [r for r in s if r["type"] == "summary"]
-assert len(s) == 1, s
+if not (len(s) == 1):
+    raise AssertionError(s)
 s = s[0]
-assert s["exit"] == 1 and s["exit_text"] == "usage or setup error, or nothing measured", s
+if not (s["exit"] == 1 and s["exit_text"] == "usage or setup error, or nothing measured"):
+    raise AssertionError(s)
 print("json summary: exit %d, %s" % (s["exit"], s["exit_text"]))
 PY
 

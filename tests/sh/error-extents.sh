@@ -34,16 +34,22 @@ grep -q "errors 129 (io 0, verify 129," "$WORK/o" || fail "summary: 129 verify e
 python3 - "$WORK/bad.jsonl" "$OLD" "$NEW" <<'PY' || fail "--error-log check failed"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-assert len(lines) == 129, len(lines)
+if not (len(lines) == 129):
+    raise AssertionError(len(lines))
 mis = [l for l in lines if l["cause"] == "misplaced"]
 chg = [l for l in lines if l["cause"] == "content changed"]
-assert sorted(l["lba"] for l in mis) == list(range(2560, 2688)), mis[:3]
-assert all(l["written_for_lba"] == l["lba"] - 1280 and l["count"] == 1 and
-           l["kind"] == "verify" and l["offset"] == l["lba"] * 512 for l in mis), mis[:3]
-assert len(chg) == 1, chg
+if not (sorted(l["lba"] for l in mis) == list(range(2560, 2688))):
+    raise AssertionError(mis[:3])
+if not (all(l["written_for_lba"] == l["lba"] - 1280 and l["count"] == 1 and
+           l["kind"] == "verify" and l["offset"] == l["lba"] * 512 for l in mis)):
+    raise AssertionError(mis[:3])
+if not (len(chg) == 1):
+    raise AssertionError(chg)
 c = chg[0]
-assert (c["lba"], c["byte"], c["expected"], c["found"]) == (65537, 488, int(sys.argv[2]), int(sys.argv[3])), c
-assert all("t" in l and "job" in l for l in lines)
+if not ((c["lba"], c["byte"], c["expected"], c["found"]) == (65537, 488, int(sys.argv[2]), int(sys.argv[3]))):
+    raise AssertionError(c)
+if not (all("t" in l and "job" in l for l in lines)):
+    raise AssertionError('check failed: all("t" in l and "job" in l for l in lines)')
 print("error log: 128 misplaced + 1 changed")
 PY
 
@@ -52,17 +58,24 @@ run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --bs 64k --interval 0 --output-
 python3 - "$WORK/o" "$MISPLACED" "$CHANGED" <<'PY' || fail "JSON summary check failed"
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1])][-1]
-assert s["type"] == "summary" and s["exit"] == 3, s["type"]
+if not (s["type"] == "summary" and s["exit"] == 3):
+    raise AssertionError(s["type"])
 ext = s["bad_extents"]
-assert len(ext) == 2 and s["bad_extents_total"] == 2 and s["bad_extents_unlisted"] == 0, ext
-assert s["bad_blocks"] == 129 and s["errors"]["verify"] == 129, s
+if not (len(ext) == 2 and s["bad_extents_total"] == 2 and s["bad_extents_unlisted"] == 0):
+    raise AssertionError(ext)
+if not (s["bad_blocks"] == 129 and s["errors"]["verify"] == 129):
+    raise AssertionError(s)
 m, c = ext
-assert (m["kind"], m["lba"], m["count"], m["bytes"], m["cause"], m["written_for_lba"]) == \
-       ("verify", 2560, 128, 65536, "misplaced", 1280), m
-assert m["text"] == sys.argv[2], m
-assert (c["kind"], c["lba"], c["count"], c["cause"], c["byte"]) == \
-       ("verify", 65537, 1, "content changed", 488), c
-assert c["text"] == sys.argv[3], c
+if not ((m["kind"], m["lba"], m["count"], m["bytes"], m["cause"], m["written_for_lba"]) == \
+       ("verify", 2560, 128, 65536, "misplaced", 1280)):
+    raise AssertionError(m)
+if not (m["text"] == sys.argv[2]):
+    raise AssertionError(m)
+if not ((c["kind"], c["lba"], c["count"], c["cause"], c["byte"]) == \
+       ("verify", 65537, 1, "content changed", 488)):
+    raise AssertionError(c)
+if not (c["text"] == sys.argv[3]):
+    raise AssertionError(c)
 print("JSON: 2 extents")
 PY
 
@@ -90,7 +103,8 @@ grep -q "^exit status 3" "$WORK/o" || fail "interrupted run: no summary"
 python3 - "$WORK/int.jsonl" <<'PY' || fail "--error-log after SIGINT"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]   # every line whole
-assert len(lines) >= 129, len(lines)
+if not (len(lines) >= 129):
+    raise AssertionError(len(lines))
 print("after SIGINT: %d lines, all whole" % len(lines))
 PY
 

@@ -19,16 +19,23 @@ objs = [json.loads(l) for l in open(sys.argv[1])]
 ev = [o for o in objs if o["type"] == "event" and o["kind"] == "action"]
 ex = [e for e in ev if e["what"] == "exec 'echo broken >&2; exit 3'"]
 sy = [e for e in ev if e["what"] == "exec 'echo 0 > %s'" % sys.argv[4]]
-assert len(ex) == 1 and ex[0]["ok"] is False and ex[0]["detail"] == "exit 3: broken", ex
-assert abs(ex[0]["t"] - 1) < 0.2, ex
-assert len(sy) == 1 and sy[0]["ok"] is True and sy[0]["detail"] == "exit 0", sy
-assert abs(sy[0]["t"] - 3) < 0.2, sy
+if not (len(ex) == 1 and ex[0]["ok"] is False and ex[0]["detail"] == "exit 3: broken"):
+    raise AssertionError(ex)
+if not (abs(ex[0]["t"] - 1) < 0.2):
+    raise AssertionError(ex)
+if not (len(sy) == 1 and sy[0]["ok"] is True and sy[0]["detail"] == "exit 0"):
+    raise AssertionError(sy)
+if not (abs(sy[0]["t"] - 3) < 0.2):
+    raise AssertionError(sy)
 s = objs[-1]
-assert s["exit"] == 4 and s["exit_text"] == "a scheduled action failed", s
+if not (s["exit"] == 4 and s["exit_text"] == "a scheduled action failed"):
+    raise AssertionError(s)
 # one row, for the action that succeeded; before/after in bytes/s
 tr = s["transitions"]
-assert len(tr) == 1 and tr[0]["event"] == sy[0]["what"], tr
-assert tr[0]["n_before"] >= 3 and tr[0]["n_after"] >= 3 and tr[0]["before"] > 1e5 and tr[0]["after"] > 1e5, tr
+if not (len(tr) == 1 and tr[0]["event"] == sy[0]["what"]):
+    raise AssertionError(tr)
+if not (tr[0]["n_before"] >= 3 and tr[0]["n_after"] >= 3 and tr[0]["before"] > 1e5 and tr[0]["after"] > 1e5):
+    raise AssertionError(tr)
 
 doc = xml.dom.minidom.parse(sys.argv[2])          # well-formed or raises
 marks = {}
@@ -36,31 +43,42 @@ for g in doc.getElementsByTagName("g"):
     if g.getAttribute("class") == "event":
         txt = "".join(n.data for t in g.getElementsByTagName("text") for n in t.childNodes)
         marks[round(float(g.getAttribute("data-t")))] = txt
-assert marks.get(1) == "exec: echo broken >&2; exit 3 FAILED", marks
-assert marks.get(3) == ("exec: echo 0 > %s" % sys.argv[4])[:79], marks
+if not (marks.get(1) == "exec: echo broken >&2; exit 3 FAILED"):
+    raise AssertionError(marks)
+if not (marks.get(3) == ("exec: echo 0 > %s" % sys.argv[4])[:79]):
+    raise AssertionError(marks)
 
 rows = list(csv.reader(open(sys.argv[3])))
-assert rows[0] == ["type", "t", "dt", "read_bps", "write_bps", "total_bps", "iops",
+if not (rows[0] == ["type", "t", "dt", "read_bps", "write_bps", "total_bps", "iops",
                    "ops", "errors", "recovered", "kind", "what", "ok", "duration",
                    "detail", "unwritten", "cpu_busy_pct", "cpu_self_pct",
                    "read_lat_p50_ns", "read_lat_p99_ns", "read_lat_p999_ns", "read_lat_max_ns",
-                   "write_lat_p50_ns", "write_lat_p99_ns", "write_lat_p999_ns", "write_lat_max_ns"], rows[0]
+                   "write_lat_p50_ns", "write_lat_p99_ns", "write_lat_p999_ns", "write_lat_max_ns"]):
+    raise AssertionError(rows[0])
 iv = [r for r in rows[1:] if r[0] == "interval"]
 er = [r for r in rows[1:] if r[0] == "event"]
-assert len(iv) == len([o for o in objs if o["type"] == "interval"]), len(iv)
-assert len(er) == len([o for o in objs if o["type"] == "event"]), len(er)
+if not (len(iv) == len([o for o in objs if o["type"] == "interval"])):
+    raise AssertionError(len(iv))
+if not (len(er) == len([o for o in objs if o["type"] == "event"])):
+    raise AssertionError(len(er))
 ts = [float(r[1]) for r in rows[1:]]
-assert ts == sorted(ts), ts
-assert all(len(r) == 26 for r in rows), [len(r) for r in rows]
+if not (ts == sorted(ts)):
+    raise AssertionError(ts)
+if not (all(len(r) == 26 for r in rows)):
+    raise AssertionError([len(r) for r in rows])
 # the interval's unwritten and CPU columns agree with its JSON record
 js = [o for o in objs if o["type"] == "interval"]
 for r, o in zip(iv, js):
-    assert int(r[15]) == o["unwritten"], (r, o)
-    assert abs(float(r[17]) - o["cpu"]["self_pct"]) < 0.051, (r, o["cpu"])
+    if not (int(r[15]) == o["unwritten"]):
+        raise AssertionError((r, o))
+    if not (abs(float(r[17]) - o["cpu"]["self_pct"]) < 0.051):
+        raise AssertionError((r, o["cpu"]))
     # the latency columns are the JSON interval's lat_ns
     lat = [o["lat_ns"][d][k] for d in ("read", "write") for k in ("p50", "p99", "p99.9", "max")]
-    assert [int(x) for x in r[18:26]] == lat, (r, o["lat_ns"])
-assert ["exec 'echo broken >&2; exit 3'", "0", "exit 3: broken"] == [er[0][11], er[0][12], er[0][14]], er[0]
+    if not ([int(x) for x in r[18:26]] == lat):
+        raise AssertionError((r, o["lat_ns"]))
+if not (["exec 'echo broken >&2; exit 3'", "0", "exit 3: broken"] == [er[0][11], er[0][12], er[0][14]]):
+    raise AssertionError(er[0])
 PY
 
 # usage errors come before the load, with exit status 1

@@ -22,37 +22,49 @@ import json, sys
 def check(lat, what):
     for d in ("read", "write"):
         q = lat[d]
-        assert q["max"] >= q["p99.9"] >= q["p99"] >= q["p50"], (what, d, q)
-        assert (q["n"] == 0) == (q["max"] == 0), (what, d, q)
+        if not (q["max"] >= q["p99.9"] >= q["p99"] >= q["p50"]):
+            raise AssertionError((what, d, q))
+        if not ((q["n"] == 0) == (q["max"] == 0)):
+            raise AssertionError((what, d, q))
         if q["n"]:
-            assert q["p50"] > 0, (what, d, q)
+            if not (q["p50"] > 0):
+                raise AssertionError((what, d, q))
 
 for f in sys.argv[1:]:
     recs = [json.loads(l) for l in open(f)]
     iv = [r for r in recs if r["type"] == "interval"]
     summ = [r for r in recs if r["type"] == "summary"][0]
-    assert len(iv) >= 6, (f, len(iv))
+    if not (len(iv) >= 6):
+        raise AssertionError((f, len(iv)))
     prev, pdev = 0, {}
     for r in iv:
         check(r["lat_ns"], (f, r["t"]))
         n = r["lat_ns"]["read"]["n"] + r["lat_ns"]["write"]["n"]
-        assert n == r["ops"] - prev, (f, r["t"], n, r["ops"] - prev)
+        if not (n == r["ops"] - prev):
+            raise AssertionError((f, r["t"], n, r["ops"] - prev))
         prev = r["ops"]
         for x in r.get("devices", []):
             check(x["lat_ns"], (f, r["t"], x["dev"]))
             dn = x["lat_ns"]["read"]["n"] + x["lat_ns"]["write"]["n"]
-            assert dn == x["ops"] - pdev.get(x["dev"], 0), (f, x)
+            if not (dn == x["ops"] - pdev.get(x["dev"], 0)):
+                raise AssertionError((f, x))
             pdev[x["dev"]] = x["ops"]
         if "devices" in r:
             for d in ("read", "write"):
-                assert r["lat_ns"][d]["n"] == sum(x["lat_ns"][d]["n"] for x in r["devices"]), r
-                assert r["lat_ns"][d]["max"] == max(x["lat_ns"][d]["max"] for x in r["devices"]), r
-    assert "devices" in iv[0] or f != sys.argv[3], f
+                if not (r["lat_ns"][d]["n"] == sum(x["lat_ns"][d]["n"] for x in r["devices"])):
+                    raise AssertionError(r)
+                if not (r["lat_ns"][d]["max"] == max(x["lat_ns"][d]["max"] for x in r["devices"])):
+                    raise AssertionError(r)
+    if not ("devices" in iv[0] or f != sys.argv[3]):
+        raise AssertionError(f)
     busy = [r for r in iv if r["lat_ns"]["read"]["n"] and r["lat_ns"]["write"]["n"]]
-    assert len(busy) >= len(iv) - 2, (f, "intervals without reads or writes")
+    if not (len(busy) >= len(iv) - 2):
+        raise AssertionError((f, "intervals without reads or writes"))
     for d in ("read", "write"):
-        assert summ["lat_ns"][d]["max"] >= max(r["lat_ns"][d]["max"] for r in iv), (f, d)
-    assert summ["ops"] >= iv[-1]["ops"], f
+        if not (summ["lat_ns"][d]["max"] >= max(r["lat_ns"][d]["max"] for r in iv)):
+            raise AssertionError((f, d))
+    if not (summ["ops"] >= iv[-1]["ops"]):
+        raise AssertionError(f)
     print("%s: %d intervals, %d I/Os in them, read p99 %d..%d ns" % (
         f.rsplit("/", 1)[1], len(iv), prev,
         min(r["lat_ns"]["read"]["p99"] for r in busy),
@@ -77,22 +89,30 @@ args = sys.argv[1:]
 for jf, lf in zip(args[0::2], args[1::2]):
     iv = [o for o in map(json.loads, open(jf)) if o["type"] == "interval"]
     lines = open(lf).read().splitlines()
-    assert len(lines) == len(iv), (lf, len(lines), len(iv))
+    if not (len(lines) == len(iv)):
+        raise AssertionError((lf, len(lines), len(iv)))
     for line, r in zip(lines, iv):
         h = json.loads(line)
-        assert h["type"] == "lat_hist" and h["index"] == r["index"] and h["t"] == r["t"], (h["index"], r["index"])
+        if not (h["type"] == "lat_hist" and h["index"] == r["index"] and h["t"] == r["t"]):
+            raise AssertionError((h["index"], r["index"]))
         for d in ("read", "write"):
             x, q = h[d], r["lat_ns"][d]
             b = x["buckets"]
-            assert sum(c for _, _, c in b) == x["n"] == q["n"], (lf, h["index"], d)
-            assert all(lo <= hi and c > 0 for lo, hi, c in b), b
-            assert all(b[i][1] < b[i + 1][0] for i in range(len(b) - 1)), "buckets out of order"
+            if not (sum(c for _, _, c in b) == x["n"] == q["n"]):
+                raise AssertionError((lf, h["index"], d))
+            if not (all(lo <= hi and c > 0 for lo, hi, c in b)):
+                raise AssertionError(b)
+            if not (all(b[i][1] < b[i + 1][0] for i in range(len(b) - 1))):
+                raise AssertionError("buckets out of order")
             for k in ("p50", "p99", "p99.9", "max"):
-                assert x[k] == q[k], (lf, h["index"], d, k, x[k], q[k])
+                if not (x[k] == q[k]):
+                    raise AssertionError((lf, h["index"], d, k, x[k], q[k]))
             if x["n"]:
-                assert b[0][0] <= x["max"] <= b[-1][1], (x["max"], b[-1])
+                if not (b[0][0] <= x["max"] <= b[-1][1]):
+                    raise AssertionError((x["max"], b[-1]))
                 for k, qq in (("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999)):
-                    assert x[k] == min(quantile(b, x["n"], qq), x["max"]), (k, x[k])
+                    if not (x[k] == min(quantile(b, x["n"], qq), x["max"])):
+                        raise AssertionError((k, x[k]))
     print("%s: %d lines, %d I/Os" % (lf.rsplit("/", 1)[1], len(lines),
           sum(json.loads(l)[d]["n"] for l in lines for d in ("read", "write"))))
 PY
@@ -107,18 +127,23 @@ import json, sys
 c1, c2 = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 names = [r["metric"] for r in c1["rows"]]
 want = ["%s lat %s" % (d, p) for d in ("read", "write") for p in ("p50", "p99", "p99.9", "p99 worst interval")]
-assert names == want, names
-assert all(r["a"] == r["b"] and r["a"] > 0 for r in c1["rows"]), c1["rows"]
-assert c1["regressions"] == 0 and c1["settings"] == [], c1
+if not (names == want):
+    raise AssertionError(names)
+if not (all(r["a"] == r["b"] and r["a"] > 0 for r in c1["rows"])):
+    raise AssertionError(c1["rows"])
+if not (c1["regressions"] == 0 and c1["settings"] == []):
+    raise AssertionError(c1)
 # the run's worst interval is its lat-log's; the lat-log's whole-run
 # quantiles are its intervals', the run's summary adds the tail after them
 iv = [o for o in map(json.loads, open(sys.argv[3])) if o["type"] == "interval"]
 rows = {r["metric"]: r for r in c2["rows"]}
-assert [r["metric"] for r in c2["rows"]] == want, list(rows)
+if not ([r["metric"] for r in c2["rows"]] == want):
+    raise AssertionError(list(rows))
 for d in ("read", "write"):
     w = rows["%s lat p99 worst interval" % d]
     worst = max(r["lat_ns"][d]["p99"] for r in iv if r["lat_ns"][d]["n"])
-    assert abs(w["a"] - worst / 1e3) < 1e-6 and w["a"] == w["b"], (w, worst)
+    if not (abs(w["a"] - worst / 1e3) < 1e-6 and w["a"] == w["b"]):
+        raise AssertionError((w, worst))
 PY
 echo 'not json' > "$WORK/bad.lat"
 "$DIXLOAD" compare "$WORK/bad.lat" "$WORK/n.lat" > /dev/null 2> "$WORK/e"

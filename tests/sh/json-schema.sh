@@ -61,7 +61,8 @@ for line in open(doc):
     m = re.match(r"\| `([^`]+)` \|[^|]*\|[^|]*\| (always|optional) \|", line)
     if m and rec:
         spec[rec][m.group(1)] = m.group(2)
-assert set(spec) >= {"start", "interval", "event", "precondition", "summary", "compare", "error_log"}, spec.keys()
+if not (set(spec) >= {"start", "interval", "event", "precondition", "summary", "compare", "error_log"}):
+    raise AssertionError(spec.keys())
 
 def paths(o, pre=""):
     """every key as a dotted path; array elements as key[]; settings by option name"""

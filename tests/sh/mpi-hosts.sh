@@ -103,31 +103,44 @@ import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 hosts = set(sys.argv[2:])
 start = recs[0]
-assert start["type"] == "start" and start["mpi"] == {"ranks": 4, "host": "dixh-a"}, start
+if not (start["type"] == "start" and start["mpi"] == {"ranks": 4, "host": "dixh-a"}):
+    raise AssertionError(start)
 summ = [r for r in recs if r["type"] == "summary"]
-assert len(summ) == 1, summ
+if not (len(summ) == 1):
+    raise AssertionError(summ)
 s = summ[0]
-assert s["hosts"] == 2 and s["exit"] == 0, (s["hosts"], s["exit"])
+if not (s["hosts"] == 2 and s["exit"] == 0):
+    raise AssertionError((s["hosts"], s["exit"]))
 on = {x["rank"]: x["host"] for x in s["ranks"]}
-assert on == {0: "dixh-a", 1: "dixh-a", 2: "dixh-b", 3: "dixh-b"}, on
+if not (on == {0: "dixh-a", 1: "dixh-a", 2: "dixh-b", 3: "dixh-b"}):
+    raise AssertionError(on)
 # --exec: one event per host, from its lowest rank, at the same second
 ev = [r for r in recs if r["type"] == "event" and r["kind"] == "action"]
-assert sorted(e["host"] for e in ev) == sorted(hosts), ev
-assert all(e["ok"] for e in ev), ev
+if not (sorted(e["host"] for e in ev) == sorted(hosts)):
+    raise AssertionError(ev)
+if not (all(e["ok"] for e in ev)):
+    raise AssertionError(ev)
 ts = [e["t"] for e in ev]
-assert all(1.5 <= t < 2.5 for t in ts) and max(ts) - min(ts) < 1, ts
+if not (all(1.5 <= t < 2.5 for t in ts) and max(ts) - min(ts) < 1):
+    raise AssertionError(ts)
 # the job's sums are the ranks' figures, over the network
 for k in ("ops", "read_ops", "write_ops", "read_bytes", "write_bytes"):
-    assert s[k] == sum(x[k] for x in s["ranks"]), k
-assert all(x["ops"] > 0 for x in s["ranks"]), s["ranks"]
+    if not (s[k] == sum(x[k] for x in s["ranks"])):
+        raise AssertionError(k)
+if not (all(x["ops"] > 0 for x in s["ranks"])):
+    raise AssertionError(s["ranks"])
 for d in ("read", "write"):
     v = sum(x[d + "_iops"] for x in s["ranks"])
-    assert abs(v - s[d + "_iops"]) <= 0.05 * 5, (d, v, s[d + "_iops"])
+    if not (abs(v - s[d + "_iops"]) <= 0.05 * 5):
+        raise AssertionError((d, v, s[d + "_iops"]))
 iv = [r for r in recs if r["type"] == "interval"]
-assert len(iv) >= 5, len(iv)
+if not (len(iv) >= 5):
+    raise AssertionError(len(iv))
 for r in iv:
-    assert sorted(x["host"] for x in r["ranks"]) == ["dixh-a"] * 2 + ["dixh-b"] * 2, r["ranks"]
-    assert sum(x["ops"] for x in r["ranks"]) == r["ops"], r
+    if not (sorted(x["host"] for x in r["ranks"]) == ["dixh-a"] * 2 + ["dixh-b"] * 2):
+        raise AssertionError(r["ranks"])
+    if not (sum(x["ops"] for x in r["ranks"]) == r["ops"]):
+        raise AssertionError(r)
 print("2 hosts: %d intervals, ops %d = the 4 ranks' sum, --exec on %s at %s s"
       % (len(iv), s["ops"], " and ".join(sorted(e["host"] for e in ev)),
          ", ".join("%.2f" % t for t in ts)))

@@ -86,55 +86,79 @@ w = sys.argv[1]
 def recs(r):
     out = []
     for l in open("%s/out.%d" % (w, r)):
-        assert l.endswith("\n"), ("a cut line", r, l)
+        if not (l.endswith("\n")):
+            raise AssertionError(("a cut line", r, l))
         out.append(json.loads(l))
     return out
 r0 = recs(0)
 iv = [x for x in r0 if x["type"] == "interval"]
 sm = [x for x in r0 if x["type"] == "summary"]
-assert len(sm) == 1, "rank 0: %d summaries" % len(sm)
+if not (len(sm) == 1):
+    raise AssertionError("rank 0: %d summaries" % len(sm))
 s = sm[0]
 c = s["cut_short"]
-assert c["job"] is True and c["lost_total"] == 1, c
+if not (c["job"] is True and c["lost_total"] == 1):
+    raise AssertionError(c)
 lost = c["lost"]
-assert [x["rank"] for x in lost] == [2], lost
+if not ([x["rank"] for x in lost] == [2]):
+    raise AssertionError(lost)
 host = [x["host"] for x in s["ranks"] if x["rank"] == 2][0]
-assert lost[0]["host"] == host and host, (lost, host)
+if not (lost[0]["host"] == host and host):
+    raise AssertionError((lost, host))
 # the figures are those of the last interval rank 0 printed, which every
 # rank's record reached it for
 last = iv[-1]
-assert abs(c["upto"] - last["t"]) < 0.002, (c["upto"], last["t"])
-assert lost[0]["after"] == c["upto"] and lost[0]["before"] > c["upto"], lost
-assert c["at"] >= lost[0]["before"] - 0.01, c
-assert s["ops"] == last["ops"], (s["ops"], last["ops"])
-assert abs(s["elapsed"] - last["t"]) < 0.002, (s["elapsed"], last["t"])
+if not (abs(c["upto"] - last["t"]) < 0.002):
+    raise AssertionError((c["upto"], last["t"]))
+if not (lost[0]["after"] == c["upto"] and lost[0]["before"] > c["upto"]):
+    raise AssertionError(lost)
+if not (c["at"] >= lost[0]["before"] - 0.01):
+    raise AssertionError(c)
+if not (s["ops"] == last["ops"]):
+    raise AssertionError((s["ops"], last["ops"]))
+if not (abs(s["elapsed"] - last["t"]) < 0.002):
+    raise AssertionError((s["elapsed"], last["t"]))
 by = {x["rank"]: x for x in last["ranks"]}
 for x in s["ranks"]:
-    assert x["ops"] == by[x["rank"]]["ops"], (x, by[x["rank"]])
-assert sum(x["ops"] for x in s["ranks"]) == s["ops"]
-assert s["read_ops"] + s["write_ops"] == s["ops"]
+    if not (x["ops"] == by[x["rank"]]["ops"]):
+        raise AssertionError((x, by[x["rank"]]))
+if not (sum(x["ops"] for x in s["ranks"]) == s["ops"]):
+    raise AssertionError('check failed: sum(x["ops"] for x in s["ranks"]) == s["ops"]')
+if not (s["read_ops"] + s["write_ops"] == s["ops"]):
+    raise AssertionError('check failed: s["read_ops"] + s["write_ops"] == s["ops"]')
 # its latency: the reduced intervals' histograms merged (every I/O of
 # them counted once, the largest maximum), not a rank's own
 for d in ("read", "write"):
     n = sum(x["lat_ns"][d]["n"] for x in iv)
-    assert n == s[d + "_ops"], (d, n, s[d + "_ops"])
-    assert s["lat_ns"][d]["max"] == max(x["lat_ns"][d]["max"] for x in iv), d
-    assert 0 < s["lat_ns"][d]["p50"] <= s["lat_ns"][d]["p99"] <= s["lat_ns"][d]["max"], s["lat_ns"]
-assert [x["rank"] for x in s["ranks"] if x["exit"] == 1] == [2], s["ranks"]
-assert s["exit"] == 1 and s["exit_text"], s["exit"]
+    if not (n == s[d + "_ops"]):
+        raise AssertionError((d, n, s[d + "_ops"]))
+    if not (s["lat_ns"][d]["max"] == max(x["lat_ns"][d]["max"] for x in iv)):
+        raise AssertionError(d)
+    if not (0 < s["lat_ns"][d]["p50"] <= s["lat_ns"][d]["p99"] <= s["lat_ns"][d]["max"]):
+        raise AssertionError(s["lat_ns"])
+if not ([x["rank"] for x in s["ranks"] if x["exit"] == 1] == [2]):
+    raise AssertionError(s["ranks"])
+if not (s["exit"] == 1 and s["exit_text"]):
+    raise AssertionError(s["exit"])
 # the lost rank: its start line, whole, and nothing after
 r2 = recs(2)
-assert [x["type"] for x in r2] == ["start"], [x["type"] for x in r2]
+if not ([x["type"] for x in r2] == ["start"]):
+    raise AssertionError([x["type"] for x in r2])
 # the others: their own figures to their end, past the job's
 for r in (1, 3):
     rr = recs(r)
-    assert [x["type"] for x in rr] == ["start", "summary"], (r, [x["type"] for x in rr])
+    if not ([x["type"] for x in rr] == ["start", "summary"]):
+        raise AssertionError((r, [x["type"] for x in rr]))
     o = rr[1]
     oc = o["cut_short"]
-    assert oc["job"] is False and [x["rank"] for x in oc["lost"]] == [2], (r, oc)
-    assert o["ops"] >= by[r]["ops"], (r, o["ops"], by[r]["ops"])
-    assert o["elapsed"] >= c["upto"], (r, o["elapsed"])
-    assert o["exit"] == 1, (r, o["exit"])
+    if not (oc["job"] is False and [x["rank"] for x in oc["lost"]] == [2]):
+        raise AssertionError((r, oc))
+    if not (o["ops"] >= by[r]["ops"]):
+        raise AssertionError((r, o["ops"], by[r]["ops"]))
+    if not (o["elapsed"] >= c["upto"]):
+        raise AssertionError((r, o["elapsed"]))
+    if not (o["exit"] == 1):
+        raise AssertionError((r, o["exit"]))
 print("rank 2 lost between %.2f s and %.2f s: job summary of %d intervals, ops %d = the %.2f s interval's; ranks 1 and 3 kept their own (%d, %d ops to %.2f s)"
       % (c["upto"], lost[0]["before"], len(iv), s["ops"], last["t"],
          recs(1)[1]["ops"], recs(3)[1]["ops"], recs(1)[1]["elapsed"]))

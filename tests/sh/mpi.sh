@@ -28,50 +28,70 @@ python3 - "$WORK/o" "$WORK/exec.log" "$WORK/lat" <<'PY' || fail "JSON of the job
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 types = [r["type"] for r in recs]
-assert types.count("start") == 1 and types.count("summary") == 1, types
+if not (types.count("start") == 1 and types.count("summary") == 1):
+    raise AssertionError(types)
 iv = [r for r in recs if r["type"] == "interval"]
 # 3 s at 1 s: one line per interval from rank 0, not one per rank
-assert len(iv) == 3, "%d interval records" % len(iv)
+if not (len(iv) == 3):
+    raise AssertionError("%d interval records" % len(iv))
 for r in iv:
-    assert len(r["ranks"]) == 4, r
-    assert sum(x["ops"] for x in r["ranks"]) == r["ops"], r
+    if not (len(r["ranks"]) == 4):
+        raise AssertionError(r)
+    if not (sum(x["ops"] for x in r["ranks"]) == r["ops"]):
+        raise AssertionError(r)
     s = sum(x["iops"] for x in r["ranks"])
-    assert abs(s - r["iops"]) <= 0.1 * 4, (s, r["iops"])
+    if not (abs(s - r["iops"]) <= 0.1 * 4):
+        raise AssertionError((s, r["iops"]))
 # the job's interval latency is the ranks' histograms reduced: its counts
 # are the sum of theirs, its maximum the largest, and n is the I/Os
 prev = 0
 for r in iv:
     for d in ("read", "write"):
         j, rk = r["lat_ns"][d], [x["lat_ns"][d] for x in r["ranks"]]
-        assert j["n"] == sum(x["n"] for x in rk), (d, j, rk)
-        assert j["max"] == max(x["max"] for x in rk), (d, j, rk)
-        assert j["max"] >= j["p99.9"] >= j["p99"] >= j["p50"], (d, j)
-    assert r["lat_ns"]["read"]["n"] + r["lat_ns"]["write"]["n"] == r["ops"] - prev, r
+        if not (j["n"] == sum(x["n"] for x in rk)):
+            raise AssertionError((d, j, rk))
+        if not (j["max"] == max(x["max"] for x in rk)):
+            raise AssertionError((d, j, rk))
+        if not (j["max"] >= j["p99.9"] >= j["p99"] >= j["p50"]):
+            raise AssertionError((d, j))
+    if not (r["lat_ns"]["read"]["n"] + r["lat_ns"]["write"]["n"] == r["ops"] - prev):
+        raise AssertionError(r)
     prev = r["ops"]
 # rank 0's --lat-log is the job's: per interval the reduced buckets sum to
 # the ranks' counts
 hl = [json.loads(l) for l in open(sys.argv[3])]
-assert [h["index"] for h in hl] == [r["index"] for r in iv], (len(hl), len(iv))
+if not ([h["index"] for h in hl] == [r["index"] for r in iv]):
+    raise AssertionError((len(hl), len(iv)))
 for h, r in zip(hl, iv):
     for d in ("read", "write"):
-        assert sum(c for _, _, c in h[d]["buckets"]) == sum(x["lat_ns"][d]["n"] for x in r["ranks"]), (d, h["index"])
-        assert h[d]["p99"] == r["lat_ns"][d]["p99"], (d, h[d], r["lat_ns"][d])
+        if not (sum(c for _, _, c in h[d]["buckets"]) == sum(x["lat_ns"][d]["n"] for x in r["ranks"])):
+            raise AssertionError((d, h["index"]))
+        if not (h[d]["p99"] == r["lat_ns"][d]["p99"]):
+            raise AssertionError((d, h[d], r["lat_ns"][d]))
 summ = recs[-1]
 ranks = summ["ranks"]
-assert sorted(x["rank"] for x in ranks) == [0, 1, 2, 3], ranks
-assert all(x["ops"] > 0 for x in ranks), ranks
-assert sum(x["ops"] for x in ranks) == summ["ops"]
+if not (sorted(x["rank"] for x in ranks) == [0, 1, 2, 3]):
+    raise AssertionError(ranks)
+if not (all(x["ops"] > 0 for x in ranks)):
+    raise AssertionError(ranks)
+if not (sum(x["ops"] for x in ranks) == summ["ops"]):
+    raise AssertionError('check failed: sum(x["ops"] for x in ranks) == summ["ops"]')
 for d in ("read", "write"):
     s = sum(x[d + "_iops"] for x in ranks)
     # each figure is rounded to 0.1 on its own
-    assert abs(s - summ[d + "_iops"]) <= 0.05 * 5, (d, s, summ[d + "_iops"])
+    if not (abs(s - summ[d + "_iops"]) <= 0.05 * 5):
+        raise AssertionError((d, s, summ[d + "_iops"]))
 hosts = summ["hosts"]
 ev = [r for r in recs if r["type"] == "event" and r["kind"] == "action"]
-assert len(ev) == hosts, ev
-assert all(e["ok"] and "host" in e and 1.9 <= e["t"] <= 2.5 for e in ev), ev
+if not (len(ev) == hosts):
+    raise AssertionError(ev)
+if not (all(e["ok"] and "host" in e and 1.9 <= e["t"] <= 2.5 for e in ev)):
+    raise AssertionError(ev)
 ran = open(sys.argv[2]).read().split()
-assert len(ran) == hosts and len(set(ran)) == hosts, ran
-assert summ["exit"] == 0, summ["exit"]
+if not (len(ran) == hosts and len(set(ran)) == hosts):
+    raise AssertionError(ran)
+if not (summ["exit"] == 0):
+    raise AssertionError(summ["exit"])
 print("mpi: %d intervals, %d ranks on %d host(s), IOPS %.1f = sum of the ranks'"
       % (len(iv), len(ranks), hosts, summ["read_iops"] + summ["write_iops"]))
 PY

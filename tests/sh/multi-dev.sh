@@ -34,23 +34,31 @@ import json, sys
 path, devs = sys.argv[1], sys.argv[2:]
 recs = [json.loads(l) for l in open(path)]
 start = recs[0]
-assert [d["dev"] for d in start["devices"]] == devs, start["devices"]
+if not ([d["dev"] for d in start["devices"]] == devs):
+    raise AssertionError(start["devices"])
 iv = [r for r in recs if r["type"] == "interval"]
-assert len(iv) >= 3, len(iv)
+if not (len(iv) >= 3):
+    raise AssertionError(len(iv))
 for r in iv:
     rows = r["devices"]
-    assert [d["dev"] for d in rows] == devs, rows
-    assert sum(d["ops"] for d in rows) == r["ops"], r
+    if not ([d["dev"] for d in rows] == devs):
+        raise AssertionError(rows)
+    if not (sum(d["ops"] for d in rows) == r["ops"]):
+        raise AssertionError(r)
     for k in ("read_bps", "write_bps", "iops"):
         s = sum(d[k] for d in rows)
         # each row is rounded on its own: allow one unit per row
-        assert abs(s - r[k]) <= len(rows), (k, s, r[k])
+        if not (abs(s - r[k]) <= len(rows)):
+            raise AssertionError((k, s, r[k]))
 summ = recs[-1]
-assert summ["type"] == "summary", summ
+if not (summ["type"] == "summary"):
+    raise AssertionError(summ)
 rows = summ["devices"]
-assert [d["dev"] for d in rows] == devs
+if not ([d["dev"] for d in rows] == devs):
+    raise AssertionError('check failed: [d["dev"] for d in rows] == devs')
 for k in ("read_ops", "write_ops", "read_bytes", "write_bytes", "ops"):
-    assert sum(d[k] for d in rows) == summ[k], (k, summ[k])
+    if not (sum(d[k] for d in rows) == summ[k]):
+        raise AssertionError((k, summ[k]))
 print("json: %d intervals, devices sum to the total" % len(iv))
 PY
 
@@ -68,10 +76,13 @@ import json, sys
 path, a, b, c = sys.argv[1:]
 summ = [json.loads(l) for l in open(path)][-1]
 err = {d["dev"]: d["errors"]["verify"] for d in summ["devices"]}
-assert err == {a: 0, b: 1, c: 0}, err
-assert summ["errors"]["verify"] == 1, summ["errors"]
+if not (err == {a: 0, b: 1, c: 0}):
+    raise AssertionError(err)
+if not (summ["errors"]["verify"] == 1):
+    raise AssertionError(summ["errors"])
 ext = summ["bad_extents"]
-assert len(ext) == 1 and ext[0]["dev"] == b and ext[0]["lba"] == 4096, ext
+if not (len(ext) == 1 and ext[0]["dev"] == b and ext[0]["lba"] == 4096):
+    raise AssertionError(ext)
 print("corruption on", b, "alone:", ext[0])
 PY
 # an expected integrity format is checked against each device's own

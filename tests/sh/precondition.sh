@@ -51,25 +51,34 @@ run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 3200k --bs 64k --jobs 2 \
 	fail "JSON run: exit $? ($(cat "$WORK/e"))"
 check_json "$WORK/o" <<'PY' || fail "JSON run"
 start, = by_type("start")
-assert start["precondition"] == {"mode": "on", "decided": "on", "reason": "precondition=on"}, \
-    start["precondition"]
+if not (start["precondition"] == {"mode": "on", "decided": "on", "reason": "precondition=on"}):
+    raise AssertionError(start["precondition"])
 pre = by_type("precondition")
-assert len(pre) == 1, pre
+if not (len(pre) == 1):
+    raise AssertionError(pre)
 pre = pre[0]
-assert recs.index(pre) == 1, "the precondition object comes right after the start object"
+if not (recs.index(pre) == 1):
+    raise AssertionError("the precondition object comes right after the start object")
 for k, v in {"mode": "on", "decided": "on", "reason": "precondition=on", "complete": True,
              "bytes": 3276800, "region": 3276800, "io_size": 1048576, "iodepth": 4,
              "jobs": 2, "errors": 0}.items():
-    assert pre[k] == v, (k, pre[k], v)
+    if not (pre[k] == v):
+        raise AssertionError((k, pre[k], v))
 # seconds are printed to the millisecond
-assert pre["seconds"] > 0 and abs(pre["bps"] * pre["seconds"] - pre["bytes"]) <= pre["bps"] * 0.0005 + 1, pre
-assert abs(pre["mb_per_s"] - pre["bps"] / 1e6) < 0.01, pre
+if not (pre["seconds"] > 0 and abs(pre["bps"] * pre["seconds"] - pre["bytes"]) <= pre["bps"] * 0.0005 + 1):
+    raise AssertionError(pre)
+if not (abs(pre["mb_per_s"] - pre["bps"] / 1e6) < 0.01):
+    raise AssertionError(pre)
 iv = by_type("interval")
-assert iv and all(i["unwritten"] == 0 for i in iv), [i["unwritten"] for i in iv]
+if not (iv and all(i["unwritten"] == 0 for i in iv)):
+    raise AssertionError([i["unwritten"] for i in iv])
 s, = by_type("summary")
-assert s["load_started"] is True and s["ops"] == 50, s["ops"]
-assert s["read_bytes"] + s["write_bytes"] == 3276800, "precondition bytes counted in the summary"
-assert s["unwritten_blocks"] == 0, s["unwritten_blocks"]
+if not (s["load_started"] is True and s["ops"] == 50):
+    raise AssertionError(s["ops"])
+if not (s["read_bytes"] + s["write_bytes"] == 3276800):
+    raise AssertionError("precondition bytes counted in the summary")
+if not (s["unwritten_blocks"] == 0):
+    raise AssertionError(s["unwritten_blocks"])
 print("precondition object:", pre)
 PY
 
@@ -89,10 +98,13 @@ check_json "$WORK/o" <<'PY' || fail "clock run"
 pre, = by_type("precondition")
 s, = by_type("summary")
 iv = by_type("interval")
-assert pre["complete"] and pre["bytes"] == 1 << 30, pre
+if not (pre["complete"] and pre["bytes"] == 1 << 30):
+    raise AssertionError(pre)
 # counted from the start of preconditioning it would be 1 s + its length
-assert 0.95 < s["elapsed"] < 1.05 + pre["seconds"] / 2, ("elapsed", s["elapsed"], pre["seconds"])
-assert iv and 0.2 < iv[0]["t"] < 0.35, ("first interval not 250 ms into the load", iv[0])
+if not (0.95 < s["elapsed"] < 1.05 + pre["seconds"] / 2):
+    raise AssertionError(("elapsed", s["elapsed"], pre["seconds"]))
+if not (iv and 0.2 < iv[0]["t"] < 0.35):
+    raise AssertionError(("first interval not 250 ms into the load", iv[0]))
 print("preconditioned 1 GiB in %.2f s; load elapsed %.2f s; first interval at %.3f s"
       % (pre["seconds"], s["elapsed"], iv[0]["t"]))
 open(sys.argv[1] + ".secs", "w").write("%.3f\n" % pre["seconds"])
@@ -140,11 +152,14 @@ for fmt in human json; do
 	else
 		check_json "$WORK/o" <<'PY' || fail "json: interrupted precondition"
 types = [r["type"] for r in recs]
-assert types == ["start", "precondition", "summary"], types
+if not (types == ["start", "precondition", "summary"]):
+    raise AssertionError(types)
 pre, = by_type("precondition")
 s, = by_type("summary")
-assert pre["complete"] is False and pre["bytes"] < pre["region"] == 8 << 30, pre
-assert s["load_started"] is False and s["ops"] == 0 and s["exit"] == 0, s
+if not (pre["complete"] is False and pre["bytes"] < pre["region"] == 8 << 30):
+    raise AssertionError(pre)
+if not (s["load_started"] is False and s["ops"] == 0 and s["exit"] == 0):
+    raise AssertionError(s)
 print("interrupted after %d MiB of %d" % (pre["bytes"] >> 20, pre["region"] >> 20))
 PY
 	fi
@@ -165,13 +180,18 @@ import os
 mode = os.environ["MODE"]
 start, = by_type("start")
 want = "precondition=off" if mode == "off" else "auto: file has no PI"
-assert start["precondition"]["decided"] == "off" and start["precondition"]["reason"] == want, start["precondition"]
-assert not by_type("precondition"), "a precondition object although it was off"
+if not (start["precondition"]["decided"] == "off" and start["precondition"]["reason"] == want):
+    raise AssertionError(start["precondition"])
+if not (not by_type("precondition")):
+    raise AssertionError("a precondition object although it was off")
 s, = by_type("summary")
-assert s["ops"] == 64 and s["read_bytes"] + s["write_bytes"] == 4 << 20, s
-assert s["unwritten_blocks"] > 0, "nothing may be written before the load"
+if not (s["ops"] == 64 and s["read_bytes"] + s["write_bytes"] == 4 << 20):
+    raise AssertionError(s)
+if not (s["unwritten_blocks"] > 0):
+    raise AssertionError("nothing may be written before the load")
 iv = by_type("interval")
-assert sum(i["unwritten"] for i in iv) <= s["unwritten_blocks"], "interval unwritten counts exceed the total"
+if not (sum(i["unwritten"] for i in iv) <= s["unwritten_blocks"]):
+    raise AssertionError("interval unwritten counts exceed the total")
 PY
 	run_dix "$WORK/o" "$WORK/e" --dev "$WORK/h$mode.img" --size 4m --bs 64k \
 		--rw randrw --precondition $mode || fail "$mode human: exit $?"

@@ -17,16 +17,23 @@ run_dix "$WORK/o" "$WORK/e" probe "$WORK/img" --json || fail "probe file: $(cat 
 python3 - "$WORK/o" <<'PY' || fail "file JSON: $(cat "$WORK/o")"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
-assert len(lines) == 1, lines
+if not (len(lines) == 1):
+    raise AssertionError(lines)
 p = json.loads(lines[0])
-assert p["kind"] == "file" and p["size_bytes"] == 1 << 20, p
+if not (p["kind"] == "file" and p["size_bytes"] == 1 << 20):
+    raise AssertionError(p)
 i = p["integrity"]
-assert set(i) >= {"format", "protection_interval_bytes", "tag_size", "read_verify",
-                  "write_generate", "device_is_integrity_capable"}, i
-assert i["format"] == "none", i
-assert "scsi" not in p and "nvme" not in p, p
-assert p["pi_modes"]["kernel"] == [] and "libaio" in p["pi_modes"]["off"], p["pi_modes"]
-assert any(l.startswith("regular file") for l in p["diagnosis"]), p["diagnosis"]
+if not (set(i) >= {"format", "protection_interval_bytes", "tag_size", "read_verify",
+                  "write_generate", "device_is_integrity_capable"}):
+    raise AssertionError(i)
+if not (i["format"] == "none"):
+    raise AssertionError(i)
+if not ("scsi" not in p and "nvme" not in p):
+    raise AssertionError(p)
+if not (p["pi_modes"]["kernel"] == [] and "libaio" in p["pi_modes"]["off"]):
+    raise AssertionError(p["pi_modes"])
+if not (any(l.startswith("regular file") for l in p["diagnosis"])):
+    raise AssertionError(p["diagnosis"])
 PY
 
 echo "file part passed"
@@ -38,14 +45,19 @@ python3 - "$WORK/o" "$LOOP" <<'PY' || fail "loop JSON: $(cat "$WORK/o")"
 import json, os, sys
 p = json.loads(open(sys.argv[1]).read())
 name = os.path.basename(sys.argv[2])
-assert p["kind"] == "other" and p["name"] == name and p["disk"] == name, p
+if not (p["kind"] == "other" and p["name"] == name and p["disk"] == name):
+    raise AssertionError(p)
 q = open("/sys/block/%s/queue/logical_block_size" % name).read().strip()
-assert p["queue"]["logical_block_size"] == int(q), (p["queue"], q)
+if not (p["queue"]["logical_block_size"] == int(q)):
+    raise AssertionError((p["queue"], q))
 has = os.path.isdir("/sys/block/%s/integrity" % name)
-assert p["integrity"]["sysfs"] == has, p["integrity"]
+if not (p["integrity"]["sysfs"] == has):
+    raise AssertionError(p["integrity"])
 if not has:
-    assert any("CONFIG_BLK_DEV_INTEGRITY" in l for l in p["diagnosis"]), p["diagnosis"]
-assert any("neither a SCSI disk nor an NVMe namespace" in l for l in p["diagnosis"])
+    if not (any("CONFIG_BLK_DEV_INTEGRITY" in l for l in p["diagnosis"])):
+        raise AssertionError(p["diagnosis"])
+if not (any("neither a SCSI disk nor an NVMe namespace" in l for l in p["diagnosis"])):
+    raise AssertionError('check failed: any("neither a SCSI disk nor an NVMe namespace" in l for l i')
 PY
 run_dix "$WORK/o" "$WORK/e" probe "$LOOP" || fail "human probe $LOOP: $(cat "$WORK/e")"
 grep -q "^diagnosis:" "$WORK/o" || fail "no diagnosis in the report: $(cat "$WORK/o")"

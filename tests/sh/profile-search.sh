@@ -24,7 +24,8 @@ python3 - "$WORK/o" <<'PY' || fail "the profile used is not the shipped dif1"
 import json, sys
 start = json.loads(open(sys.argv[1]).readline())
 s = start["settings"]
-assert s["profile"] == "dif1" and s["bs"] == 262144 and "exec" not in s, s
+if not (s["profile"] == "dif1" and s["bs"] == 262144 and "exec" not in s):
+    raise AssertionError(s)
 PY
 
 # --list-profiles from there: where each profile comes from, never ./profiles

@@ -46,18 +46,27 @@ import json, os, sys
 out, link, ra, orig, new = sys.argv[1:]
 ev = [json.loads(l) for l in open(out)]
 ev = [e for e in ev if e["type"] == "event" and e["kind"] == "action"]
-assert len(ev) == 2, ev
+if not (len(ev) == 2):
+    raise AssertionError(ev)
 good, bad = ev
 # the path as given names the event; the resolved one is what was opened
-assert good["what"] == "sysfs %s=%s" % (link, new), good
-assert good["ok"] is True, good
-assert good["resolved"] == os.path.realpath(ra), good
-assert good["detail"] == "was %s, now %s; write(2) returned %d" % (orig, new, len(new) + 1), good
-assert good["call"] == "write" and good["returned"] == len(new) + 1, good
+if not (good["what"] == "sysfs %s=%s" % (link, new)):
+    raise AssertionError(good)
+if not (good["ok"] is True):
+    raise AssertionError(good)
+if not (good["resolved"] == os.path.realpath(ra)):
+    raise AssertionError(good)
+if not (good["detail"] == "was %s, now %s; write(2) returned %d" % (orig, new, len(new) + 1)):
+    raise AssertionError(good)
+if not (good["call"] == "write" and good["returned"] == len(new) + 1):
+    raise AssertionError(good)
 # the kernel refuses a value that is not a number: EINVAL from write(2)
-assert bad["what"] == "sysfs %s=abc" % ra and bad["ok"] is False, bad
-assert bad["detail"] == "write(2) failed: EINVAL (Invalid argument)", bad
-assert bad["call"] == "write" and bad["returned"] == -22 and bad["errno"] == "EINVAL", bad
+if not (bad["what"] == "sysfs %s=abc" % ra and bad["ok"] is False):
+    raise AssertionError(bad)
+if not (bad["detail"] == "write(2) failed: EINVAL (Invalid argument)"):
+    raise AssertionError(bad)
+if not (bad["call"] == "write" and bad["returned"] == -22 and bad["errno"] == "EINVAL"):
+    raise AssertionError(bad)
 print("ok:", good["detail"], "|", bad["detail"])
 PY
 exit 0

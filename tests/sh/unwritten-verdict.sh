@@ -36,7 +36,8 @@ python3 - "$WORK/fresh.json" "$WORK/pre.json" $mpi <<'PY' || fail "transition ro
 import json, sys
 def rows(path):
     s = [json.loads(l) for l in open(path) if '"type":"summary"' in l]
-    assert len(s) == 1, path
+    if not (len(s) == 1):
+        raise AssertionError(path)
     s = s[0]
     out = [("total", t) for t in s["transitions"]]
     for d in s.get("devices", []):
@@ -45,24 +46,30 @@ def rows(path):
 def share(t, side):
     return t[side]["share"] if t[side] else None
 fresh = rows(sys.argv[1])
-assert len(fresh) == 3, fresh
+if not (len(fresh) == 3):
+    raise AssertionError(fresh)
 for name, t in fresh + (rows(sys.argv[3]) if len(sys.argv) > 3 else []):
     b, a = share(t, "before_unwritten"), share(t, "after_unwritten")
     print("fresh %s: %.2f -> %.2f MB/s, never-written %s before, %s after, steady %s, significant %s"
           % (name, t["before"] / 1e6, t["after"] / 1e6, b, a, t["steady"], t["significant"]))
-    assert b is not None and b > 0.1 and a is not None and a > 0.1, (name, t)
-    assert not t["steady"] and not t["significant"] and t["change_at"] is None, (name, t)
+    if not (b is not None and b > 0.1 and a is not None and a > 0.1):
+        raise AssertionError((name, t))
+    if not (not t["steady"] and not t["significant"] and t["change_at"] is None):
+        raise AssertionError((name, t))
 pre = rows(sys.argv[2])
-assert len(pre) == 3, pre
+if not (len(pre) == 3):
+    raise AssertionError(pre)
 for name, t in pre:
     b, a = share(t, "before_unwritten"), share(t, "after_unwritten")
     print("preconditioned %s: never-written %s before, %s after, steady %s" % (name, b, a, t["steady"]))
-    assert b == 0 and a == 0, (name, t)
+    if not (b == 0 and a == 0):
+        raise AssertionError((name, t))
     # the share rule keeps its hands off; the level's own drift rule may
     # still fire when the host stalls the capped load (seen once at a load
     # average of 14 on two cores: a -87 % trend), and then says so in
     # before_trend (the drift rule's 10 %)
-    assert t["steady"] or (t["before_trend"] is not None and abs(t["before_trend"]) >= 0.10), (name, t)
+    if not (t["steady"] or (t["before_trend"] is not None and abs(t["before_trend"]) >= 0.10)):
+        raise AssertionError((name, t))
     if not t["steady"]:
         print("  (%s: the level drifted %+.0f %% on this host: not the share rule)" % (name, 100 * t["before_trend"]))
 if len(sys.argv) <= 3:

@@ -24,21 +24,30 @@ import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 start = recs[0]
 devs = {d["dev"]: d for d in start["devices"]}
-assert devs["/dev/sda"]["integrity"]["format"] == "T10-DIF-TYPE1-CRC", devs
-assert devs["/dev/ram0"]["integrity"]["format"] == "none", devs
+if not (devs["/dev/sda"]["integrity"]["format"] == "T10-DIF-TYPE1-CRC"):
+    raise AssertionError(devs)
+if not (devs["/dev/ram0"]["integrity"]["format"] == "none"):
+    raise AssertionError(devs)
 # auto preconditions the PI disk (reads and writes) and leaves the file
-assert devs["/dev/sda"]["precondition"]["decided"] == "on", devs
-assert devs["/dev/ram0"]["precondition"]["decided"] == "off", devs
+if not (devs["/dev/sda"]["precondition"]["decided"] == "on"):
+    raise AssertionError(devs)
+if not (devs["/dev/ram0"]["precondition"]["decided"] == "off"):
+    raise AssertionError(devs)
 pre = [r for r in recs if r["type"] == "precondition"]
-assert len(pre) == 1 and pre[0]["dev"] == "/dev/sda" and pre[0]["complete"], pre
+if not (len(pre) == 1 and pre[0]["dev"] == "/dev/sda" and pre[0]["complete"]):
+    raise AssertionError(pre)
 iv = [r for r in recs if r["type"] == "interval"]
-assert len(iv) >= 3, len(iv)
+if not (len(iv) >= 3):
+    raise AssertionError(len(iv))
 for r in iv:
-    assert [d["dev"] for d in r["devices"]] == ["/dev/sda", "/dev/ram0"], r
-    assert sum(d["ops"] for d in r["devices"]) == r["ops"], r
+    if not ([d["dev"] for d in r["devices"]] == ["/dev/sda", "/dev/ram0"]):
+        raise AssertionError(r)
+    if not (sum(d["ops"] for d in r["devices"]) == r["ops"]):
+        raise AssertionError(r)
 summ = recs[-1]
 for d in summ["devices"]:
-    assert d["ops"] > 0 and d["err"] == 0, d
+    if not (d["ops"] > 0 and d["err"] == 0):
+        raise AssertionError(d)
 print("mixed formats: %d intervals, both targets loaded, no errors" % len(iv))
 PY
 grep -q "^pf: dixload: /dev/ram0: integrity format is 'none' but --pi-format expects 'T10-DIF-TYPE1-CRC'" "$WORK/out" ||

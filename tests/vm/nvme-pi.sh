@@ -22,16 +22,24 @@ python3 - "$WORK/out" <<'PY' || fail "NVMe check failed (guest stderr: $(tail -c
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 g = next(o for o in objs if o["type"] == "guest")
-assert g["serial"].strip() == "dixvm-scratch", g
-assert g["format"] == "T10-DIF-TYPE1-CRC" and g["interval"] == 512, g
-assert g["pclmul"] == 0, "nvme setup loaded crct10dif_pclmul"
-assert g["sda"] == 0, "--scsi-debug none still made a SCSI disk"
+if not (g["serial"].strip() == "dixvm-scratch"):
+    raise AssertionError(g)
+if not (g["format"] == "T10-DIF-TYPE1-CRC" and g["interval"] == 512):
+    raise AssertionError(g)
+if not (g["pclmul"] == 0):
+    raise AssertionError("nvme setup loaded crct10dif_pclmul")
+if not (g["sda"] == 0):
+    raise AssertionError("--scsi-debug none still made a SCSI disk")
 start = next(o for o in objs if o["type"] == "start")
-assert start["integrity"]["format"] == "T10-DIF-TYPE1-CRC", start["integrity"]
+if not (start["integrity"]["format"] == "T10-DIF-TYPE1-CRC"):
+    raise AssertionError(start["integrity"])
 summ = next(o for o in objs if o["type"] == "summary")
-assert all(v == 0 for v in summ["errors"].values()), summ["errors"]
-assert summ["read_iops"] > 0 and summ["write_iops"] > 0, summ
+if not (all(v == 0 for v in summ["errors"].values())):
+    raise AssertionError(summ["errors"])
+if not (summ["read_iops"] > 0 and summ["write_iops"] > 0):
+    raise AssertionError(summ)
 ex = next(o for o in objs if o["type"] == "dixload_exit")
-assert ex["status"] == 0, ex
+if not (ex["status"] == 0):
+    raise AssertionError(ex)
 PY
 exit 0

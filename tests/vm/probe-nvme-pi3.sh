@@ -15,17 +15,27 @@ python3 - "$WORK/out" <<'PY' || fail "probe JSON check failed: $(cat "$WORK/out"
 import json, sys
 p = json.loads(next(l for l in open(sys.argv[1]) if l.startswith("{")))
 n, i = p["nvme"], p["integrity"]
-assert p["kind"] == "nvme", p["kind"]
-assert "error" not in n, n
-assert n["protection_type"] == 3, n
-assert n["metadata_size"] == 16, n
-assert n["pi_first"] is True and n["extended_lba"] is False, n
-assert n["guard_bits"] == 16, n
-assert n["serial"].strip() == "dixvm-scratch", n
-assert i["format"] == "T10-DIF-TYPE3-CRC", i
+if not (p["kind"] == "nvme"):
+    raise AssertionError(p["kind"])
+if not ("error" not in n):
+    raise AssertionError(n)
+if not (n["protection_type"] == 3):
+    raise AssertionError(n)
+if not (n["metadata_size"] == 16):
+    raise AssertionError(n)
+if not (n["pi_first"] is True and n["extended_lba"] is False):
+    raise AssertionError(n)
+if not (n["guard_bits"] == 16):
+    raise AssertionError(n)
+if not (n["serial"].strip() == "dixvm-scratch"):
+    raise AssertionError(n)
+if not (i["format"] == "T10-DIF-TYPE3-CRC"):
+    raise AssertionError(i)
 d = p["diagnosis"]
-assert any("namespace formatted Type 3" in l and "T10-DIF-TYPE3-CRC" in l for l in d), d
-assert "nvme" in p["pi_modes"]["app"], p["pi_modes"]
+if not (any("namespace formatted Type 3" in l and "T10-DIF-TYPE3-CRC" in l for l in d)):
+    raise AssertionError(d)
+if not ("nvme" in p["pi_modes"]["app"]):
+    raise AssertionError(p["pi_modes"])
 PY
 # the NVMe keys exist only in a guest: held to the doc here, every object
 # Identify Namespace answers with required (a namespace that stops

@@ -15,10 +15,15 @@ python3 - "$WORK/out" <<'PY' || fail "probe JSON check failed: $(cat "$WORK/out"
 import json, sys
 p = json.loads(next(l for l in open(sys.argv[1]) if l.startswith("{")))
 i, s, q = p["integrity"], p["scsi"], p["queue"]
-assert i["format"] == "T10-DIF-TYPE1-CRC", i
-assert i["protection_interval_bytes"] == 4096, i
-assert s["logical_block_size"] == 4096 and q["logical_block_size"] == 4096, (s, q)
-assert s["prot_en"] is True and s["protection_type"] == 2, s
-assert (s["last_lba"] + 1) * 4096 == p["size_bytes"] == 64 << 20, (s, p["size_bytes"])
+if not (i["format"] == "T10-DIF-TYPE1-CRC"):
+    raise AssertionError(i)
+if not (i["protection_interval_bytes"] == 4096):
+    raise AssertionError(i)
+if not (s["logical_block_size"] == 4096 and q["logical_block_size"] == 4096):
+    raise AssertionError((s, q))
+if not (s["prot_en"] is True and s["protection_type"] == 2):
+    raise AssertionError(s)
+if not ((s["last_lba"] + 1) * 4096 == p["size_bytes"] == 64 << 20):
+    raise AssertionError((s, p["size_bytes"]))
 PY
 exit 0

@@ -17,21 +17,33 @@ st=$?
 python3 - "$WORK/out" <<'PY' || fail "probe JSON check failed: $(cat "$WORK/out")"
 import json, sys
 lines = [l for l in open(sys.argv[1]) if l.startswith('{"device"')]
-assert len(lines) == 1, "expected one JSON object, got %d" % len(lines)
+if not (len(lines) == 1):
+    raise AssertionError("expected one JSON object, got %d" % len(lines))
 p = json.loads(lines[0])
 i, s = p["integrity"], p["scsi"]
-assert p["kind"] == "scsi", p["kind"]
-assert i["format"] == "T10-DIF-TYPE1-CRC", i
-assert i["protection_interval_bytes"] == 512, i
-assert i["device_is_integrity_capable"] is True, i
-assert s["prot_en"] is True and s["protection_type"] == 2, s
-assert s["p_i_exponent"] == 0 and s["logical_block_size"] == 512, s
-assert s["protect"] is True and s["product"] == "scsi_debug", s
-assert s["extended_inquiry"] is not None and s["block_limits"] is not None, s
-assert s["scsi_debug"]["dif"] == "2" and s["scsi_debug"]["dix"] == "1", s
+if not (p["kind"] == "scsi"):
+    raise AssertionError(p["kind"])
+if not (i["format"] == "T10-DIF-TYPE1-CRC"):
+    raise AssertionError(i)
+if not (i["protection_interval_bytes"] == 512):
+    raise AssertionError(i)
+if not (i["device_is_integrity_capable"] is True):
+    raise AssertionError(i)
+if not (s["prot_en"] is True and s["protection_type"] == 2):
+    raise AssertionError(s)
+if not (s["p_i_exponent"] == 0 and s["logical_block_size"] == 512):
+    raise AssertionError(s)
+if not (s["protect"] is True and s["product"] == "scsi_debug"):
+    raise AssertionError(s)
+if not (s["extended_inquiry"] is not None and s["block_limits"] is not None):
+    raise AssertionError(s)
+if not (s["scsi_debug"]["dif"] == "2" and s["scsi_debug"]["dix"] == "1"):
+    raise AssertionError(s)
 d = p["diagnosis"]
-assert any("Type 2 shown by the kernel as T10-DIF-TYPE1-CRC (expected" in l for l in d), d
-assert "sg" in p["pi_modes"]["app"] and "libaio" in p["pi_modes"]["kernel"], p["pi_modes"]
+if not (any("Type 2 shown by the kernel as T10-DIF-TYPE1-CRC (expected" in l for l in d)):
+    raise AssertionError(d)
+if not ("sg" in p["pi_modes"]["app"] and "libaio" in p["pi_modes"]["kernel"]):
+    raise AssertionError(p["pi_modes"])
 PY
 grep '^{"device"' "$WORK/out" > "$WORK/probe.json"
 grep '^{"type"' "$WORK/out" > "$WORK/crcbench.json"

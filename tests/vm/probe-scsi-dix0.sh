@@ -15,14 +15,22 @@ python3 - "$WORK/out" <<'PY' || fail "probe JSON check failed: $(cat "$WORK/out"
 import json, sys
 p = json.loads(next(l for l in open(sys.argv[1]) if l.startswith("{")))
 i, s = p["integrity"], p["scsi"]
-assert i["format"] == "T10-DIF-TYPE1-CRC", i
-assert i["device_is_integrity_capable"] is False, i
-assert s["prot_en"] is False and s["protection_type"] == 0, s
-assert s["protect"] is False, s
-assert s["host"]["prot_capabilities"] & 0x8, s["host"]   # DIX Type 0
+if not (i["format"] == "T10-DIF-TYPE1-CRC"):
+    raise AssertionError(i)
+if not (i["device_is_integrity_capable"] is False):
+    raise AssertionError(i)
+if not (s["prot_en"] is False and s["protection_type"] == 0):
+    raise AssertionError(s)
+if not (s["protect"] is False):
+    raise AssertionError(s)
+if not (s["host"]["prot_capabilities"] & 0x8):
+    raise AssertionError(s["host"])
 d = p["diagnosis"]
-assert any("DIX0" in l and "host-side only" in l for l in d), d
-assert p["pi_modes"]["app"] == [] or "io_uring" in p["pi_modes"]["app"], p["pi_modes"]
-assert "sg" not in p["pi_modes"]["app"], p["pi_modes"]
+if not (any("DIX0" in l and "host-side only" in l for l in d)):
+    raise AssertionError(d)
+if not (p["pi_modes"]["app"] == [] or "io_uring" in p["pi_modes"]["app"]):
+    raise AssertionError(p["pi_modes"])
+if not ("sg" not in p["pi_modes"]["app"]):
+    raise AssertionError(p["pi_modes"])
 PY
 exit 0
