@@ -109,7 +109,7 @@ export DIXLOAD_SANITIZED
 # instructions, DIXVM_ICOUNT other than off, the host's load does not
 # count); measure_fail() only reports for a sanitized dixload.
 PY_JUDGE='
-import json, os, sys
+import json, os, subprocess, sys
 NOISY = 0.15
 BUSY = 0.5
 SANITIZED = os.environ.get("DIXLOAD_SANITIZED") == "1"
@@ -162,6 +162,40 @@ def seed_verdict(tr):
         measure_fail(tr, "transition not significant")
     if tr["change_at"] is None or abs(tr["change_at"] - 10) > 2:
         measure_fail(tr, "change_at %s not within 2 s of 10" % tr["change_at"])
+def guest_kernel(lines):
+    # uname -r of the guest, which the guest command prints after its runs
+    k = [l.split()[1] for l in lines if l.startswith("GUEST-KERNEL ") and len(l.split()) == 2]
+    if len(k) != 1:
+        fail("want one GUEST-KERNEL line (uname -r of the guest), got %s" % k)
+    return k[0]
+def hold_figure(name, tr, lines):
+    # the figure doc/figures gives for NAME on the release of the guest kernel,
+    # which README.md and doc/ quote: before, after and ratio each within
+    # the band the table states (scripts/check-figures hold).  Not held on
+    # another release (Debian moves the ABI with security updates: there
+    # the test holds only its own looser bound), another clock, or a
+    # sanitized build.  $DIXLOAD_FIGURES names another table (the tests of
+    # the check itself).  FIGURE-MEASURED is what check-figures --measured
+    # reads back from the logs to regenerate a line.
+    kernel = guest_kernel(lines)
+    b, a, r = tr["before"] / 1e6, tr["after"] / 1e6, tr["ratio"]
+    print("FIGURE-MEASURED %s %s %.3f %.3f %.4f" % (name, kernel, b, a, r))
+    if SANITIZED:
+        print("NOT JUDGED: figure %s (a sanitized dixload: run for its reports, not its rate)" % name)
+        return
+    clock = os.environ.get("DIXVM_ICOUNT", "2")
+    if clock != "2":
+        print("NOT HELD: figure %s is of the guest clock counting instructions (icount shift 2); this run: --icount %s" % (name, clock))
+        return
+    cmd = [sys.executable, os.path.join(os.environ.get("top_srcdir", "."), "scripts", "check-figures")]
+    if os.environ.get("DIXLOAD_FIGURES"):
+        cmd += ["--table", os.environ["DIXLOAD_FIGURES"]]
+    sys.stdout.flush()
+    rc = subprocess.call(cmd + ["hold", name, kernel, "%.3f" % b, "%.3f" % a, "%.4f" % r])
+    if rc == 1:
+        fail("figure %s moved on %s (above)" % (name, kernel))
+    if rc not in (0, 3):
+        fail("scripts/check-figures hold %s: status %d" % (name, rc))
 def show_tr(name, tr):
     print("%s: before %.2f MB/s (sd %.2f, n %d), after %.2f MB/s (sd %.2f, n %d), ratio %.3f, change_at %s, significant %s"
           % (name, tr["before"] / 1e6, tr["before_sd"] / 1e6, tr["n_before"],

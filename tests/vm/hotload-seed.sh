@@ -1,5 +1,5 @@
 #!/bin/sh
-# Seed scenario: crct10dif_pclmul hot-loaded at 10 s of a dif1 load on a fresh disk: dixload's own preconditioning (JSON object, no never-written reads in any interval), transform event, steady before, no never-written share in either window, ratio >= 1.3, change within 2 s, and a well-formed --plot naming the module.
+# Seed scenario: crct10dif_pclmul hot-loaded at 10 s of a dif1 load on a fresh disk: dixload's own preconditioning (JSON object, no never-written reads in any interval), transform event, steady before, no never-written share in either window, ratio >= 1.3, change within 2 s, a well-formed --plot naming the module, and on a release doc/figures names (6.1.0-50, 6.12.95+deb12) before, after and ratio within the band of the figure README.md and doc/ quote (elsewhere: the kernel moved, only ratio >= 1.3 holds).
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 need_vm
@@ -16,6 +16,7 @@ need_python
 script="$(guest_need_module crct10dif_pclmul)
 dixload --dev /dev/sda --profile dif1 --runtime 24 --hotload crct10dif_pclmul@10 --output-format json --plot /tmp/seed.svg
 echo \"DIXLOAD-EXIT \$?\"
+echo \"GUEST-KERNEL \$(uname -r)\"
 echo SVG-BEGIN
 cat /tmp/seed.svg
 echo SVG-END"
@@ -120,5 +121,7 @@ if not named:
 print("plot: %d bytes, well-formed, marker at %.3f s names crct10dif_pclmul" % (len(svg), act["t"]))
 
 seed_verdict(tr)
+# the README's figure (doc/figures seed-2018, on this release)
+hold_figure("seed-2018", tr, lines)
 EOF
 with_attempts attempt
