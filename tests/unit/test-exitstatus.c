@@ -5,15 +5,20 @@
  * section is read from man/dixload.1 (the expected order comes from the
  * page, not from the code under test), it must name every status once,
  * and exit_worst() must pick by it for every pair; exit_rank() and
- * exit_of_rank() (the MPI reduction's) must agree with it too.
+ * exit_of_rank() (the MPI reduction's) must agree with it too.  Then a
+ * real SIGINT against runs whose clocks the test sets: it stops a load
+ * before its --runtime's end (6, with its time), not one whose runtime or
+ * region was over, and 3 still wins over it.
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/exitstatus.h"
+#include "core/runstop.h"
 #include "lib/util.h"
 #include "tap.h"
 
@@ -56,6 +61,66 @@ static int doc_order(const char *path, int *order, int max)
 	}
 	fclose(f);
 	return n;
+}
+
+/*
+ * One SIGINT, raised now; runs whose load started @ago seconds before it.
+ * The signal's time is the process's (runstop.c keeps the first), so each
+ * case is a run of its own around the same instant.
+ */
+static void signal_cases(void)
+{
+	struct dix_opts o;
+	struct dix_run r;
+	struct dix_totals t;
+	double at = -1, sig_t;
+
+	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
+	memset(&t, 0, sizeof(t));
+	r.o = &o;
+	r.wake_fd = -1;
+	r.started = 1;
+	o.runtime = 10;
+	is_int(run_stop_signal(&r, NULL), 0, "no signal: not stopped");
+	run_signals_on(&r);
+	raise(SIGINT);
+	sig_t = dix_now();
+	run_signals_off();
+	ok(r.stop, "the SIGINT asked the run to stop");
+
+	r.t0 = sig_t - 2.5;	/* 2.5 s into --runtime 10 */
+	is_int(run_stop_signal(&r, &at), SIGINT, "2.5 s into --runtime 10: stopped by SIGINT");
+	ok(at > 2.4 && at <= 2.5, "at 2.5 s (%.3f)", at);
+	is_int(run_exit_status(&r, &t, 0), DIX_EXIT_STOPPED, "exit 6");
+	r.action_failed = 1;
+	is_int(run_exit_status(&r, &t, 0), DIX_EXIT_STOPPED,
+	       "6 over a failed action (4)");
+	t.c.errors[DIX_ERR_IO] = 1;
+	is_int(run_exit_status(&r, &t, 0), DIX_EXIT_IO, "I/O errors (2) over 6");
+	t.c.errors[DIX_ERR_GUARD] = 1;
+	is_int(run_exit_status(&r, &t, 0), DIX_EXIT_INTEGRITY,
+	       "integrity errors (3) over 6");
+	is_int(run_exit_status(&r, &t, 1), DIX_EXIT_INTEGRITY,
+	       "3 over a setup failure");
+	memset(&t, 0, sizeof(t));
+	is_int(run_exit_status(&r, &t, 1), DIX_EXIT_USAGE,
+	       "a setup failure (1) over 6");
+
+	r.action_failed = 0;
+	r.t0 = sig_t - 10.2;	/* draining after --runtime 10 */
+	is_int(run_stop_signal(&r, NULL), 0, "after --runtime's end: not stopped");
+	is_int(run_exit_status(&r, &t, 0), DIX_EXIT_OK, "exit 0");
+	o.runtime = 0;		/* the region once, over before the signal */
+	r.t0 = sig_t - 3;
+	r.t_end = sig_t - 0.5;
+	is_int(run_stop_signal(&r, NULL), 0, "after the region was covered: not stopped");
+	r.t_end = 0;
+	is_int(run_stop_signal(&r, NULL), SIGINT, "while covering it: stopped");
+	r.started = 0;		/* preconditioning's clock */
+	r.t0 = sig_t - 0.6;
+	is_int(run_stop_signal(&r, &at), SIGINT, "while preconditioning: stopped");
+	ok(at > 0.5 && at <= 0.6, "at 0.6 s of it (%.3f)", at);
 }
 
 int main(void)
@@ -110,5 +175,6 @@ int main(void)
 	       "stopped by a signal wins over a failed action");
 	is_int(exit_worst(DIX_EXIT_STOPPED, DIX_EXIT_IO), DIX_EXIT_IO,
 	       "I/O errors win over a stop");
+	signal_cases();
 	return tap_done();
 }
