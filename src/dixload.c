@@ -149,7 +149,9 @@ static void usage(FILE *f)
 "  4  a scheduled action (--hotload, --unload, --sysfs, --exec) failed,\n"
 "     found its module already loaded, or never ran\n"
 "  5  dixload compare: run B regressed beyond the threshold\n"
-"  When several apply: 3 > 2 > 4 > 0.\n");
+"  6  stopped by SIGINT or SIGTERM before the load's end (also while\n"
+"     preconditioning; a sweep stops there): the figures are not whole\n"
+"  When several apply: 3 > 2 > 1 > 6 > 4 > 5 > 0.\n");
 }
 
 /*

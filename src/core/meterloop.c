@@ -208,8 +208,9 @@ void run_mpi_loop(struct dix_run *r, struct meter *m, double end_at,
 /*
  * The meter loop of one process: a sample at each deadline until the
  * workers are done, a stop is asked or --runtime ends (@end_at, 0: none);
- * no meter with @period 0.  A runtime end that coincides with a tick
- * still gets its sample.
+ * no meter with @period 0.  The interval the end falls in is closed by
+ * run_meter_tail(), after the workers have drained: a runtime end that
+ * coincides with a tick gets its sample there, with the drain in it.
  */
 void run_meter_loop(struct dix_run *r, struct meter *m, double period,
 		    double end_at)
@@ -235,18 +236,37 @@ void run_meter_loop(struct dix_run *r, struct meter *m, double period,
 			next = now + 3600;
 		run_wait_until(r, next);
 	}
-	if (period > 0 && dix_now() >= meter_deadline(m) - 1e-3)
-		run_take_sample(r, m, dix_now());
+}
+
+/* Whether a completion (or an error) came after the meter's last sample. */
+static int tail_has_io(struct dix_run *r, const struct meter *m)
+{
+	struct dix_counters c;
+	uint64_t now = 0, then = 0;
+	int d;
+
+	run_sum_counters(r->workers, r->nworkers, &c);
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		now += c.ops[d];
+		then += m->prev.ops[d];
+	}
+	return now != then || counters_errors(&c) != counters_errors(&m->prev);
 }
 
 /*
- * The tail after the last tick (a region covered before the next
- * deadline, or draining after a stop): a sample of its own when it is at
- * least half a period, so no rate is computed over a sliver.  Its I/O is
- * always in the summary.
+ * The end of the load, after the workers are joined: the interval it falls
+ * in (the region covered before the next deadline, a --runtime's end with
+ * the drain after it, a stop) is closed at @r->t_end, so the intervals and
+ * the --lat-log hold every completion the summary counts (one that left
+ * out the 0.4 s after the last tick of a 2.4 s run at 1 s intervals held
+ * 77 % of the I/Os, and compare with its own run's JSON gave write p99.9
+ * +25.9 %).
+ * Shorter than half a period it is still an interval when it holds I/O:
+ * its rates are over its own measured dt, which its record gives.
  */
 void run_meter_tail(struct dix_run *r, struct meter *m, double period)
 {
-	if (period > 0 && r->t_end - m->last >= period / 2)
+	if (period > 0 &&
+	    (r->t_end - m->last >= period / 2 || tail_has_io(r, m)))
 		run_take_sample(r, m, r->t_end);
 }

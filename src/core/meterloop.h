@@ -23,7 +23,11 @@ void run_take_sample(struct dix_run *r, struct meter *m, double now);
 void run_meter_loop(struct dix_run *r, struct meter *m, double period,
 		    double end_at);
 
-/** run_meter_tail() - the interval after the last tick, when long enough. */
+/**
+ * run_meter_tail() - after the workers are joined: the interval after the
+ * last tick, up to @r->t_end, when it is half a period or holds I/O (so
+ * the intervals add up to the summary).
+ */
 void run_meter_tail(struct dix_run *r, struct meter *m, double period);
 
 /**

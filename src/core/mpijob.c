@@ -199,18 +199,12 @@ int dix_mpi_agree(struct dix_mpi *m, int ok, const char *why)
 
 int dix_mpi_status(struct dix_mpi *m, int status)
 {
-	/* the statuses in the order they win, so MPI_MAX picks the winner */
-	static const int order[] = { DIX_EXIT_OK, DIX_EXIT_ACTION,
-				      DIX_EXIT_USAGE, DIX_EXIT_IO,
-				      DIX_EXIT_INTEGRITY };
-	int mine = 0, job, k;
+	/* the statuses' ranks (exitstatus.c), so MPI_MAX picks the winner */
+	int mine = exit_rank(status), job;
 
 	(void)m;
-	for (k = 0; k < (int)ARRAY_SIZE(order); k++)
-		if (order[k] == status)
-			mine = k;
 	MPI_Allreduce(&mine, &job, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	return order[job];
+	return exit_of_rank(job);
 }
 
 double dix_mpi_start(struct dix_mpi *m)

@@ -145,7 +145,8 @@ int dix_mpi_agree(struct dix_mpi *m, int ok, const char *why);
 
 /**
  * dix_mpi_status() - collective: the job's exit status from every rank's
- * @status, by the precedence of the exit statuses (3 > 2 > 1 > 4 > 0).
+ * @status, by the precedence of the exit statuses (exit_worst():
+ * 3 > 2 > 1 > 6 > 4 > 5 > 0).
  */
 int dix_mpi_status(struct dix_mpi *m, int status);
 

@@ -14,6 +14,7 @@
 #include "core/mpijob.h"
 #include "core/runstate.h"
 #include "core/runreport.h"
+#include "core/runstop.h"
 #include "report/analysis.h"
 #include "report/sink.h"
 #include "lib/util.h"
@@ -188,6 +189,7 @@ void runreport_summary(struct dix_run *r, const struct dix_totals *t,
 	};
 	int k;
 
+	s.stop_sig = run_stop_signal(r, &s.stop_at);
 	for (k = 0; k < r->ndevs; k++) {
 		s.pre_ran |= r->devs[k].pres.ran;
 		s.pre_err |= r->devs[k].pres.errors != 0;

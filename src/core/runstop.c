@@ -18,8 +18,14 @@
 #include "core/runstop.h"
 #include "lib/util.h"
 
+/*
+ * Process-wide, as signal dispositions are: a sweep's points are runs of
+ * one process, and a stop signal during one ends the sweep (run_signals_on()
+ * stops the next run at once), so no run may forget it.
+ */
 static struct dix_run *sig_run;
 static volatile sig_atomic_t sig_count;
+static volatile sig_atomic_t sig_first;	/* the first stop signal's number */
 /* CLOCK_MONOTONIC ns of the first stop signal and of the last SIGCONT
  * before it (0: none), for run_signal_lead() */
 static uint64_t sig_stop_ns, sig_cont_ns;
@@ -55,8 +61,9 @@ static void on_signal(int sig)
 	int saved = errno;
 	uint64_t none = 0;
 
-	__atomic_compare_exchange_n(&sig_stop_ns, &none, dix_now_ns(), 0,
-				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	if (__atomic_compare_exchange_n(&sig_stop_ns, &none, dix_now_ns(), 0,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		sig_first = sig;
 	sig_count++;
 	if (sig_run)
 		run_request_stop(sig_run);
@@ -96,6 +103,9 @@ void run_signals_on(struct dix_run *r)
 		sa.sa_flags = SA_RESTART;
 		sigaction(SIGCONT, &sa, NULL);
 	}
+	/* one that came between two runs of a sweep: this one stops too */
+	if (sig_count)
+		run_request_stop(r);
 }
 
 void run_wait_until(struct dix_run *r, double deadline)
@@ -130,4 +140,23 @@ double run_signal_lead(void)
 	uint64_t cont = __atomic_load_n(&sig_cont_ns, __ATOMIC_RELAXED);
 
 	return stop && cont && stop > cont ? (stop - cont) / 1e9 : 0;
+}
+
+int run_stop_signal(const struct dix_run *r, double *at)
+{
+	uint64_t stop = __atomic_load_n(&sig_stop_ns, __ATOMIC_RELAXED);
+	double t;
+
+	if (!sig_count || !stop)
+		return 0;
+	t = stop / 1e9 - r->t0;
+	/* after the load's own end (its --runtime, its region covered): the
+	 * signal stopped nothing but the drain or the report */
+	if (r->started && r->o->runtime > 0 && t >= r->o->runtime)
+		return 0;
+	if (r->t_end > 0 && stop / 1e9 > r->t_end)
+		return 0;
+	if (at)
+		*at = t > 0 ? t : 0;
+	return sig_first;
 }

@@ -29,6 +29,16 @@ void run_signals_off(void);
 int run_signalled(void);
 
 /**
+ * run_stop_signal() - the signal that stopped @r before its end: SIGINT or
+ * SIGTERM (the first that came), with in *@at (when not NULL) its time in
+ * seconds from @r->t0: the load's start, or preconditioning's when the
+ * load never started (@r->started 0); 0 before that.
+ * Return: the signal's number; 0 when none came, or it came after the
+ * load's own end (--runtime over, region covered), so the load is whole.
+ */
+int run_stop_signal(const struct dix_run *r, double *at);
+
+/**
  * run_signal_lead() - under MPI, the seconds from the last SIGCONT to the
  * first stop signal after it: mpirun's kill sequence is SIGCONT, SIGTERM,
  * SIGKILL, as far apart each (Open MPI 4.1: odls_base_sigkill_timeout,

@@ -29,7 +29,9 @@
 #include "lib/json.h"
 #include "conf/options.h"
 #include "report/record.h"
+#include "core/exitstatus.h"
 #include "core/run.h"
+#include "core/runstop.h"
 #include "core/sweep.h"
 #include "core/sweepknee.h"
 #include "report/sweepplot.h"
@@ -502,8 +504,10 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			p.have = 0;	/* no figures in the row or the plot */
 		}
 		pts[np++] = p;
-		if (p.status > worst)
-			worst = p.status;
+		/* by the documented precedence, not the largest number: a
+		 * --hotload finds its module loaded from the second point on
+		 * (4), which must not hide another point's integrity errors */
+		worst = exit_worst(worst, p.status);
 		if (json) {
 			struct jw w;
 
@@ -546,6 +550,14 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 		}
 		if (k < 0)
 			break;
+		/* SIGINT/SIGTERM ends the sweep, not only its point (whose
+		 * row says 6): the user asked for the end */
+		if (run_signalled()) {
+			dix_err("sweep: stopped by a signal: %d of %d points not run",
+				total - np, total);
+			worst = exit_worst(worst, DIX_EXIT_STOPPED);
+			break;
+		}
 	}
 	run_result_hook = NULL;
 	kn = xcalloc(nseries(keys, total), sizeof(*kn));

@@ -22,6 +22,7 @@ enum dix_exit {
 	DIX_EXIT_INTEGRITY = 3,	/* PI or data verification errors */
 	DIX_EXIT_ACTION = 4,	/* a scheduled action (hot-load ...) failed */
 	DIX_EXIT_REGRESSION = 5,	/* dixload compare: B regressed beyond the threshold */
+	DIX_EXIT_STOPPED = 6,	/* SIGINT/SIGTERM stopped the load before its end */
 };
 
 /**

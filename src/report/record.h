@@ -13,6 +13,7 @@
 #ifndef DIX_RECORD_H
 #define DIX_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "conf/options.h"
@@ -258,6 +259,10 @@ struct dix_totals {
  * @o: the effective options
  * @started: the measured load started (0: it never did)
  * @stopped: a stop was asked (signal, --max-errors)
+ * @stop_sig: the signal that stopped the load before its end (SIGINT,
+ *	SIGTERM), 0: none did (a stop by --max-errors, or a whole load)
+ * @stop_at: its time, in seconds from the load's start (from
+ *	preconditioning's when the load never started)
  * @pre_ran: some target's preconditioning ran
  * @pre_err: some target's preconditioning met errors
  * @t: the totals
@@ -276,6 +281,8 @@ struct rec_summary {
 	const struct dix_opts *o;
 	int started;
 	int stopped;
+	int stop_sig;
+	double stop_at;
 	int pre_ran;
 	int pre_err;
 	const struct dix_totals *t;
@@ -295,6 +302,9 @@ struct rec_summary {
 
 /** exit_status_text() - one-line meaning of an exit status. */
 const char *exit_status_text(int status);
+
+/** stop_signal_name() - "SIGINT", "SIGTERM", else "SIG<n>" (in @buf). */
+const char *stop_signal_name(int sig, char *buf, size_t len);
 
 /**
  * rec_extent_listed() - whether the summary lists extent @i of @t: up to

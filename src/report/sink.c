@@ -10,6 +10,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,8 +162,22 @@ const char *exit_status_text(int status)
 		return "integrity errors (PI or data verification)";
 	case DIX_EXIT_ACTION:
 		return "a scheduled action failed";
+	case DIX_EXIT_REGRESSION:
+		return "run B regressed beyond the threshold";
+	case DIX_EXIT_STOPPED:
+		return "stopped by a signal before the load's end";
 	}
 	return "unknown";
+}
+
+const char *stop_signal_name(int sig, char *buf, size_t len)
+{
+	if (sig == SIGINT)
+		return "SIGINT";
+	if (sig == SIGTERM)
+		return "SIGTERM";
+	snprintf(buf, len, "SIG%d", sig);
+	return buf;
 }
 
 /*

@@ -485,17 +485,41 @@ static void cut_human(FILE *f, const struct rec_cut *c)
 		fputs("; these are this rank's own figures, to its end\n", f);
 }
 
+/*
+ * A load a signal stopped before its end: which signal, when, and of what
+ * runtime, so the figures above are not read as a whole run's.
+ */
+static void stopped_human(FILE *f, const struct rec_summary *r)
+{
+	char buf[16];
+
+	fprintf(f, "stopped by %s at %.2f s",
+		stop_signal_name(r->stop_sig, buf, sizeof(buf)), r->stop_at);
+	if (r->o->runtime > 0)
+		fprintf(f, " of --runtime %g s", r->o->runtime);
+	else
+		fputs(" (the region once, not covered)", f);
+	fputs(": the figures cover the load up to there\n", f);
+}
+
 /* The summary of a load that never started: why, and the exit status. */
 static void never_started(FILE *f, const struct rec_summary *r, int multi)
 {
+	char buf[16];
+
 	if (multi)
 		fprintf(f, "--- %d devices: ", r->ndevs);
 	else
 		fprintf(f, "--- %s: ", r->devs[0].t->path);
-	fprintf(f, "the load never started (%s) ---\n",
-		r->pre_err ? "errors during preconditioning" :
-		r->stopped ? "stopped during preconditioning" :
-		"preconditioning failed");
+	if (r->stop_sig && !r->pre_err)
+		fprintf(f, "the load never started (stopped by %s during preconditioning, at %.2f s) ---\n",
+			stop_signal_name(r->stop_sig, buf, sizeof(buf)),
+			r->stop_at);
+	else
+		fprintf(f, "the load never started (%s) ---\n",
+			r->pre_err ? "errors during preconditioning" :
+			r->stopped ? "stopped during preconditioning" :
+			"preconditioning failed");
 	fprintf(f, "exit status %d: %s\n", r->status,
 		exit_status_text(r->status));
 }
@@ -557,6 +581,8 @@ static void human_summary(void *priv, const struct rec_summary *r)
 	transitions_human(f, r, r->tr, r->ntr, r->pre_ran);
 	if (t->cut)
 		cut_human(f, t->cut);
+	if (r->stop_sig)
+		stopped_human(f, r);
 	fprintf(f, "exit status %d: %s\n", r->status,
 		exit_status_text(r->status));
 	fflush(f);

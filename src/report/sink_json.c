@@ -664,6 +664,25 @@ static void rank_summary_json(struct jw *w, const struct dix_rank_row *x)
 	jw_obj_close(w);
 }
 
+/*
+ * A load a signal stopped before its end: the summary's "stopped" object,
+ * so a reader of the JSON alone cannot take it for a whole run.
+ */
+static void stopped_json(struct jw *w, const struct rec_summary *r)
+{
+	char buf[16];
+
+	jw_obj_open(w, "stopped");
+	jw_str(w, "signal", stop_signal_name(r->stop_sig, buf, sizeof(buf)));
+	jw_str(w, "phase", r->started ? "load" : "precondition");
+	jw_num(w, "at_s", r->stop_at, 3);
+	if (r->o->runtime > 0)
+		jw_num(w, "runtime_s", r->o->runtime, 3);
+	else
+		jw_null(w, "runtime_s");	/* the region once */
+	jw_obj_close(w);
+}
+
 /* An MPI job cut short: the summary's cut_short object. */
 static void cut_json(struct jw *w, const struct rec_cut *c)
 {
@@ -750,6 +769,8 @@ static void json_summary(void *priv, const struct rec_summary *r)
 	}
 	if (t->cut)
 		cut_json(&w, t->cut);
+	if (r->stop_sig)
+		stopped_json(&w, r);
 	jw_int(&w, "exit", r->status);
 	jw_str(&w, "exit_text", exit_status_text(r->status));
 	jw_obj_close(&w);

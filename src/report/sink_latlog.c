@@ -2,7 +2,10 @@
 /*
  * sink_latlog.c - the --lat-log sink: each interval's latency histograms,
  * one JSON line per interval, written and flushed as the interval closes
- * (a soak cut short keeps every interval it finished).
+ * (a soak cut short keeps every interval it finished).  The last interval
+ * is closed after the workers drained, however short (run_meter_tail()),
+ * so the lines hold every completion the summary counts and a compare of
+ * a run with its own lat-log is 0.0 % on every row.
  *
  * The quantiles in the JSON records are a fixed view of the histogram; the
  * histogram itself lets a reader merge intervals, runs or ranks and take

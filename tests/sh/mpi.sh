@@ -1,5 +1,5 @@
 #!/bin/sh
-# mpirun -np 4 on files: one meter line per interval, the job's IOPS the sum of the ranks', its interval latency counts the sum of the ranks' histograms, an --exec run once per host, a rank with a bad target failing the job by rank and path, SIGINT giving one summary.
+# mpirun -np 4 on files: one meter line per interval, the job's IOPS the sum of the ranks', its interval latency counts the sum of the ranks' histograms, an --exec run once per host, a rank with a bad target failing the job by rank and path, SIGINT giving one summary and exit 6.
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_python
@@ -144,11 +144,13 @@ kill -INT $pid
 wait $pid
 n=$(grep -c "^--- total of 4 ranks" "$out")
 [ "$n" = 1 ] || fail "$n job summaries after SIGINT in $out ($($MPIRUN --version 2>&1 | head -n 1)): $(cat "$out" "$WORK/e")"
-grep -q "^exit status 0: success" "$out" || fail "no clean exit status: $(tail -n 3 "$out")"
+grep -q "^exit status 6: stopped by a signal" "$out" || fail "no exit status 6 (stopped): $(tail -n 3 "$out")"
+# (mpirun passes the SIGINT on to its ranks as a SIGTERM)
+grep -Eq "^stopped by SIG(INT|TERM) at [0-9.]+ s of --runtime 60 s" "$out" || fail "the summary does not say a signal stopped it: $(tail -n 3 "$out")"
 [ "$(grep -c '^--- rank ' "$out")" = 4 ] || fail "not 4 rank sections"
 # the file is whole: its last line is the summary's last, and each other
 # rank's file names that rank's own targets
-[ "$(tail -n 1 "$out" | cut -c1-13)" = "exit status 0" ] ||
+[ "$(tail -n 1 "$out" | cut -c1-13)" = "exit status 6" ] ||
 	fail "$out does not end with the exit status: $(tail -n 2 "$out")"
 for r in 1 2 3; do
 	grep -q "r$r.img" "$WORK/out.$r" || fail "out.$r does not name r$r.img: $(cat "$WORK/out.$r")"

@@ -25,9 +25,11 @@ until grep -q '^\[' "$WORK/f.int" 2>/dev/null; do
 	sleep 0.2
 done
 kill -INT $pid
-wait $pid || fail "SIGINT run: exit $? $(cat "$WORK/e")"
+wait $pid
+rc=$?
+[ "$rc" = 6 ] || fail "SIGINT run: exit $rc, want 6 (stopped by a signal) $(cat "$WORK/e")"
 cmp "$WORK/o.int" "$WORK/f.int" || fail "--output differs from stdout after SIGINT"
-tail -n 1 "$WORK/f.int" | grep -q '^exit status 0' ||
+tail -n 1 "$WORK/f.int" | grep -q '^exit status 6' ||
 	fail "the file does not end with the summary: $(tail -n 2 "$WORK/f.int")"
 
 rc=0

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --precondition on a file: start and result lines, the JSON object, headers on every block (strict read), Ops and the clock exclude it, progress on a terminal, SIGINT during it exits 0 with "the load never started"; off and auto change nothing.
+# --precondition on a file: start and result lines, the JSON object, headers on every block (strict read), Ops and the clock exclude it, progress on a terminal, SIGINT during it exits 6 with "the load never started" and the signal named; off and auto change nothing.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 need_dixload
@@ -123,7 +123,8 @@ if command -v script > /dev/null; then
 fi
 rm -f "$F"
 
-# 5. SIGINT during preconditioning: exit 0, the load never started.  An
+# 5. SIGINT during preconditioning: exit 6 (stopped by a signal: a script
+# cannot take it for a run that ran), the load never started.  An
 # 8 GiB sparse file takes seconds to write here; the signal comes as soon
 # as the decision line is out, and the run must not have begun the load.
 for fmt in human json; do
@@ -141,14 +142,14 @@ for fmt in human json; do
 	kill -INT $pid
 	wait $pid
 	st=$?
-	[ $st -eq 0 ] || fail "$fmt: SIGINT during preconditioning: exit $st, want 0 ($(cat "$WORK/e"))"
+	[ $st -eq 6 ] || fail "$fmt: SIGINT during preconditioning: exit $st, want 6 ($(cat "$WORK/e"))"
 	if [ $fmt = human ]; then
 		grep -q '^precondition: stopped at [0-9]*/8192 MiB after .*: the load never started$' "$WORK/o" ||
 			fail "human: no 'stopped' line: $(cat "$WORK/o")"
-		grep -q "^--- $F: the load never started (stopped during preconditioning) ---$" "$WORK/o" ||
+		grep -q "^--- $F: the load never started (stopped by SIGINT during preconditioning, at [0-9.]* s) ---$" "$WORK/o" ||
 			fail "human: summary does not say the load never started: $(cat "$WORK/o")"
 		grep -q '^\[' "$WORK/o" && fail "human: meter lines after an interrupted precondition"
-		grep -q '^exit status 0: success$' "$WORK/o" || fail "human: exit line: $(tail -n 1 "$WORK/o")"
+		grep -q '^exit status 6: stopped by a signal before the load.s end$' "$WORK/o" || fail "human: exit line: $(tail -n 1 "$WORK/o")"
 	else
 		check_json "$WORK/o" <<'PY' || fail "json: interrupted precondition"
 types = [r["type"] for r in recs]
@@ -158,8 +159,11 @@ pre, = by_type("precondition")
 s, = by_type("summary")
 if not (pre["complete"] is False and pre["bytes"] < pre["region"] == 8 << 30):
     raise AssertionError(pre)
-if not (s["load_started"] is False and s["ops"] == 0 and s["exit"] == 0):
+if not (s["load_started"] is False and s["ops"] == 0 and s["exit"] == 6):
     raise AssertionError(s)
+st = s["stopped"]
+if not (st["signal"] == "SIGINT" and st["phase"] == "precondition" and st["runtime_s"] == 30 and 0 < st["at_s"] < 30):
+    raise AssertionError(st)
 print("interrupted after %d MiB of %d" % (pre["bytes"] >> 20, pre["region"] >> 20))
 PY
 	fi
