@@ -263,6 +263,8 @@ static void bench_impls(const struct bench *b)
 				row_open(&w, "crc", crc_guard_name(c->guard), c->name);
 				jw_bool(&w, "dispatch", disp);
 				jw_bool(&w, "selftest", true);
+				if (c->needs)
+					jw_str(&w, "needs", c->needs);
 				jw_str(&w, "case", cases[k].key);
 				jw_uint(&w, "call_bytes", u.call_bytes);
 				jw_uint(&w, "calls", u.calls);
