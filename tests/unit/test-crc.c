@@ -521,6 +521,16 @@ static void test_selftest(void)
 	is_int(count_lines(err, "warning: self-test"), 1, "lanes swapped: one warning line");
 	printf("#   stderr: %s", err);
 
+	/* one neither the table nor the hook holds: tested, not remembered */
+	{
+		struct crc_impl other = bad;
+
+		other.multi = NULL;
+		other.update = bad_length;
+		ok(crc_impl_selftest(&other, why, sizeof(why)) == -1 && strstr(why, "513"),
+		   "an implementation outside the table is tested too: %s", why);
+	}
+
 	crc_test_register(NULL);
 	selftest_forget();
 	ok(crc_best(DIX_GUARD_CRC16) == orig && crc_best_intervals(DIX_GUARD_CRC16) == orig_multi,
