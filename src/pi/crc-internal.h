@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct crc_impl;
+
 /* Generator polynomials, x^n term implied. */
 #define CRC16_T10DIF_POLY	0x8bb7u			/* MSB first */
 #define CRC32C_POLY		0x1edc6f41u		/* used reflected */
@@ -24,6 +26,24 @@ uint64_t crc16_slice16(uint64_t state, const void *buf, size_t len);
 uint64_t crc32c_slice16(uint64_t state, const void *buf, size_t len);
 uint64_t crc64_slice16(uint64_t state, const void *buf, size_t len);
 uint64_t ipcsum_portable(uint64_t state, const void *buf, size_t len);
+
+/*
+ * crc-selftest.c: the references, written from the definitions one bit
+ * (IP: one 16-bit word) at a time, and the self-test that holds every
+ * implementation to them before the dispatch may choose it.
+ */
+uint64_t crc16_reference(uint64_t state, const void *buf, size_t len);
+uint64_t crc32c_reference(uint64_t state, const void *buf, size_t len);
+uint64_t crc64_reference(uint64_t state, const void *buf, size_t len);
+uint64_t ipcsum_reference(uint64_t state, const void *buf, size_t len);
+/**
+ * crc_selftest_impl() - known answers, the reference over 50 lengths at
+ * varied start addresses and splits, and the many-buffer variant (if any)
+ * against the single update.  Not thread-safe: crc.c calls it under its
+ * dispatch lock.
+ * Return: 0, or -1 with what was wrong in @why.
+ */
+int crc_selftest_impl(const struct crc_impl *c, char *why, size_t wlen);
 
 /** crc_tables_init() - build the lookup tables once (thread-safe). */
 void crc_tables_init(void);

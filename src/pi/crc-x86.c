@@ -4,8 +4,10 @@
  * time (__builtin_cpu_supports), so one binary runs everywhere:
  *
  *  - CRC folding with carry-less multiplication (PCLMULQDQ on 128-bit
- *    lanes; VPCLMULQDQ on 512-bit lanes with AVX-512), one generic routine
- *    for all three CRCs, MSB-first (CRC16) and reflected (CRC32C, CRC64);
+ *    lanes; VPCLMULQDQ on 512-bit lanes with AVX-512, which of this
+ *    project's machines only the Zen 4 development VM of crc.c's table has
+ *    run; on 256-bit lanes with AVX2), one generic routine for all three
+ *    CRCs, MSB-first (CRC16) and reflected (CRC32C, CRC64);
  *  - CRC32C with the SSE4.2 crc32 instruction;
  *  - the IP checksum with AVX2.
  *
@@ -577,9 +579,12 @@ T_VPCLMUL void crc64_vpclmul_multi(uint64_t init, const void *base, size_t strid
  * instruction.  Only the many-buffer form exists: a single 512-byte CRC is
  * bound by the latency of its chain of folds and its final reduction, not
  * by the multiplier, so wider lanes do not help it; several sectors in
- * flight do.  On the Zen 3 EPYC this was written on, eight sectors with one
- * 256-bit accumulator each gave guard generation ~1.5-1.9x ISA-L's
- * crc16_t10dif called per sector (scripts/bench-crc).
+ * flight do.  On the Zen 3 EPYC this was written on (a development VM,
+ * /proc/cpuinfo family 25 model 1: AVX2 and VPCLMULQDQ, no AVX-512, so the
+ * 512-bit code above could not run there), eight sectors with one 256-bit
+ * accumulator each gave guard generation ~1.5-1.9x ISA-L's crc16_t10dif
+ * called per sector (scripts/bench-crc).  The 512-bit code was measured on
+ * a later one, family 25 model 17 (Zen 4, AVX-512): crc.c's table.
  */
 #define T_VPCLMUL256	__attribute__((target("pclmul,ssse3,sse4.1,avx,avx2,vpclmulqdq")))
 

@@ -58,8 +58,11 @@ typedef void (*crc_multi_fn)(uint64_t init, const void *base, size_t stride,
  * @update: the update function (raw state in, raw state out)
  * @multi: many-buffer variant, or NULL
  * @supported: returns non-zero when the CPU can run it; NULL = always
- * @rank: dispatch preference among the supported ones, higher wins
+ * @rank: dispatch preference among the supported ones that pass their
+ *        self-test, higher wins (crc.c says which were measured where)
  * @desc: one line saying what it is
+ * @needs: the CPU flags (/proc/cpuinfo names) @supported asks for, or
+ *        NULL for code any CPU runs
  */
 struct crc_impl {
 	const char *name;
@@ -69,6 +72,7 @@ struct crc_impl {
 	int (*supported)(void);
 	int rank;
 	const char *desc;
+	const char *needs;
 };
 
 /**
@@ -92,8 +96,12 @@ int crc_impl_ok(const struct crc_impl *impl);
  * crc_best() - the implementation the dispatch uses for @g.
  * @g: the guard
  *
- * The highest-ranked supported implementation, unless crc_force() chose
- * another.  Thread-safe; cheap enough to call once per I/O.
+ * The highest-ranked supported implementation that passes its self-test
+ * (crc_impl_selftest()), unless crc_force() chose another.  The first call
+ * runs the self-tests, once per process, under a lock: the workers that
+ * reach it together wait for one result.  An implementation that fails is
+ * never used and a warning names it and what it got wrong.  Thread-safe;
+ * cheap enough to call once per I/O.
  * Return: the implementation (never NULL: the portable ones always run).
  */
 const struct crc_impl *crc_best(enum dix_guard g);
@@ -103,8 +111,8 @@ const struct crc_impl *crc_best(enum dix_guard g);
  * @g: the guard
  *
  * What pi_generate()/pi_verify() use: the implementation crc_force() chose,
- * else the highest-ranked supported one with a many-buffer variant, else
- * crc_best().
+ * else the highest-ranked supported one with a many-buffer variant that
+ * passes its self-test, else crc_best().
  * Return: the implementation (never NULL).
  */
 const struct crc_impl *crc_best_intervals(enum dix_guard g);
@@ -132,9 +140,34 @@ void crc_update_many(const struct crc_impl *c, uint64_t init, const void *base,
  * Meant for option parsing before any worker starts; not synchronised with
  * concurrent crc_best() callers.
  * Return: 0, -ENOENT if no such implementation of @g exists, -ENOTSUP if
- * this CPU cannot run it.
+ * this CPU cannot run it, -EILSEQ if it failed its self-test.
  */
 int crc_force(enum dix_guard g, const char *name);
+
+/**
+ * crc_impl_selftest() - the self-test of @c, run once and remembered.
+ * @c: an implementation this CPU can run (crc_impl_ok())
+ * @why: receives what was wrong when it fails ("" when it passes)
+ * @wlen: size of @why
+ *
+ * Known answers ("123456789"), then the bit-at-a-time reference over 50
+ * lengths from 0 to 4160 bytes at varied start addresses and split
+ * points, and a many-buffer variant against the single update.
+ * Thread-safe.
+ * Return: 0 when it passes, -1 when it fails.
+ */
+int crc_impl_selftest(const struct crc_impl *c, char *why, size_t wlen);
+
+/**
+ * crc_test_register() - tests only: add @c to the implementations the
+ * dispatch considers (NULL: remove it again), and make the next
+ * crc_best() choose anew, self-test included, as a process's first does.
+ * @c: an implementation, typically a deliberately wrong one at a high rank
+ *
+ * Proves the self-test by the damage it must catch; nothing else calls
+ * it.  Not synchronised with concurrent crc_best() callers.
+ */
+void crc_test_register(const struct crc_impl *c);
 
 /** crc_init() - the raw state a fresh guard computation starts from. */
 static inline uint64_t crc_init(enum dix_guard g)

@@ -29,6 +29,7 @@
 #include "pi/crc.h"
 #include "pi/crcbench.h"
 #include "pi/pi.h"
+#include "pi/selftest.h"
 #include "lib/util.h"
 
 #define BENCH_BUF	(1u << 20)
@@ -200,6 +201,7 @@ static void bench_impls(const struct bench *b)
 {
 	size_t n, i;
 	const struct crc_impl *t = crc_impls(&n);
+	char why[160];
 	int k;
 
 	for (i = 0; i < n && !pass_filters(b, &t[i]); i++)
@@ -224,10 +226,26 @@ static void bench_impls(const struct bench *b)
 
 				row_open(&w, "crc", crc_guard_name(c->guard), c->name);
 				jw_str(&w, "skipped", "CPU lacks the instructions");
+				jw_str(&w, "needs", c->needs);
 				row_close(&w, -1);
 			} else {
-				printf("%-7s %-9s %s\n", crc_guard_name(c->guard), c->name,
-				       "skipped: CPU lacks the instructions");
+				printf("%-7s %-9s skipped: CPU lacks the instructions (needs %s)\n",
+				       crc_guard_name(c->guard), c->name, c->needs);
+			}
+			continue;
+		}
+		/* a wrong implementation's speed means nothing: say why instead */
+		if (crc_impl_selftest(c, why, sizeof(why))) {
+			if (b->json) {
+				struct jw w;
+
+				row_open(&w, "crc", crc_guard_name(c->guard), c->name);
+				jw_bool(&w, "selftest", false);
+				jw_str(&w, "skipped", why);
+				row_close(&w, -1);
+			} else {
+				printf("%-7s %-9s skipped: failed its self-test: %s\n",
+				       crc_guard_name(c->guard), c->name, why);
 			}
 			continue;
 		}
@@ -244,6 +262,9 @@ static void bench_impls(const struct bench *b)
 
 				row_open(&w, "crc", crc_guard_name(c->guard), c->name);
 				jw_bool(&w, "dispatch", disp);
+				jw_bool(&w, "selftest", true);
+				if (c->needs)
+					jw_str(&w, "needs", c->needs);
 				jw_str(&w, "case", cases[k].key);
 				jw_uint(&w, "call_bytes", u.call_bytes);
 				jw_uint(&w, "calls", u.calls);
@@ -473,6 +494,93 @@ static void bench_af_alg(const struct bench *b)
 	close(sfd);
 }
 
+/* The "model name" of /proc/cpuinfo's first CPU, or "unknown". */
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !v)
+			continue;
+		v += 1 + strspn(v + 1, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(buf, len, "%s", v);
+		break;
+	}
+	fclose(f);
+}
+
+/*
+ * Which paths of this build the CPU cannot run, so cannot have measured
+ * or self-tested here: what a CI log must show beside its figures (CI's
+ * runners need not have AVX-512), grouped by what they need; and the
+ * builds refused by their self-test.
+ */
+static void bench_paths(const struct bench *b)
+{
+	const struct selftest_refusal *r;
+	size_t n, i, j, nr_ref = selftest_refusals(&r), shown = 0;
+	const struct crc_impl *t = crc_impls(&n);
+	char model[128];
+	struct jw w;
+
+	cpu_model(model, sizeof(model));
+	if (b->json) {
+		row_open(&w, "paths", NULL, NULL);
+		jw_str(&w, "cpu", model);
+		jw_arr_open(&w, "not_run");
+		for (i = 0; i < n; i++) {
+			if (crc_impl_ok(&t[i]))
+				continue;
+			jw_obj_open(&w, NULL);
+			jw_str(&w, "guard", crc_guard_name(t[i].guard));
+			jw_str(&w, "impl", t[i].name);
+			jw_str(&w, "needs", t[i].needs);
+			jw_obj_close(&w);
+		}
+		jw_arr_close(&w);
+		jw_arr_open(&w, "refused");
+		for (i = 0; i < nr_ref; i++) {
+			jw_obj_open(&w, NULL);
+			jw_str(&w, "path", r[i].path);
+			jw_str(&w, "impl", r[i].impl);
+			jw_str(&w, "fallback", r[i].fallback);
+			jw_str(&w, "why", r[i].why);
+			jw_obj_close(&w);
+		}
+		jw_arr_close(&w);
+		row_close(&w, -1);
+		return;
+	}
+	printf("\ncpu: %s\nnot run on this CPU:", model);
+	for (i = 0; i < n; i++) {
+		if (crc_impl_ok(&t[i]))
+			continue;
+		/* each group once, at its first member */
+		for (j = 0; j < i && (crc_impl_ok(&t[j]) || strcmp(t[j].needs, t[i].needs)); j++)
+			;
+		if (j < i)
+			continue;
+		printf("%s", shown++ ? ";" : "");
+		for (j = i; j < n; j++)
+			if (!crc_impl_ok(&t[j]) && !strcmp(t[j].needs, t[i].needs))
+				printf("%s %s/%s", j == i ? "" : ",",
+				       crc_guard_name(t[j].guard), t[j].name);
+		printf(" (needs %s)", t[i].needs);
+	}
+	printf("%s\n", shown ? "" : " none: this CPU runs every path of this build");
+	printf("refused by their self-test:%s\n", nr_ref ? "" : " none");
+	for (i = 0; i < nr_ref; i++)
+		printf("  %s %s (%s; %s used)\n", r[i].path, r[i].impl, r[i].why,
+		       r[i].fallback);
+}
+
 /* Fill @buf from @path, repeating a short file.  Return: 0 or -errno. */
 static int load_data(unsigned char *buf, size_t len, const char *path)
 {
@@ -510,12 +618,14 @@ static void usage(FILE *f)
 		"GB/s (10^9 bytes/s over real monotonic time) of every guard implementation\n"
 		"at 512 B, 4 KiB, 64 KiB and 1 MiB as 2048 separate 512-byte CRCs; of PI\n"
 		"generate/verify at 512-byte intervals; and of the kernel's crct10dif driver\n"
-		"through AF_ALG when the kernel offers it.\n"
+		"through AF_ALG when the kernel offers it.  Last, the paths this CPU cannot\n"
+		"run (not measured or self-tested here) and any build refused by its self-test.\n"
 		"  --seconds S   time per measurement (default 0.1)\n"
 		"  --json        one JSON object per line\n"
 		"  --guard G     only crc16, ip, crc32c or crc64\n"
-		"  --impl NAME   only implementations of that name (byte, slice16, pclmul,\n"
-		"                vpclmul, sse42, avx2, portable, isal, kernel)\n"
+		"  --impl NAME   only implementations of that name (reference, byte, slice16,\n"
+		"                pclmul, vpclmul, vpclmul256, sse42, avx2, portable, isal,\n"
+		"                kernel)\n"
 		"  --data FILE   checksum the first MiB of FILE instead of pseudo-random bytes\n");
 }
 
@@ -609,6 +719,7 @@ int crcbench_main(int argc, char **argv)
 	bench_impls(&b);
 	bench_pi(&b);
 	bench_af_alg(&b);
+	bench_paths(&b);
 	free(b.buf);
 	return DIX_EXIT_OK;
 }

@@ -23,6 +23,7 @@
 #ifndef DIX_FMT3_H
 #define DIX_FMT3_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "verify/blockhdr.h"
@@ -81,7 +82,9 @@ int fmt3_diff(const unsigned char *blk, uint32_t bsize, uint64_t offset,
  * of @bsize bytes at @buf, read from byte @offset, are intact DIXLOAD3
  * blocks written for exactly that place (magic, offset, block size, check
  * word and every body byte right), from the first up to the first that is
- * not (or whose seed has no cached pool).  The build for this CPU.
+ * not (or whose seed has no cached pool).  The build for this CPU, once
+ * it passed its self-test (fmt3_selftest()); a build that fails is not
+ * used and a warning says so.
  */
 uint32_t fmt3_run(const void *buf, uint32_t n, uint32_t bsize,
 		  uint64_t offset);
@@ -104,5 +107,24 @@ struct fmt3_impl {
 extern const struct fmt3_impl fmt3_generic;
 /** fmt3_avx2() - the AVX2 build, or NULL where it cannot run. */
 const struct fmt3_impl *fmt3_avx2(void);
+
+/**
+ * fmt3_selftest() - hold build @c to the format (selftest.c): its fill
+ * against the bytes fmt3.h and pool.h define, its check against intact
+ * I/Os and I/Os with one byte changed, over six block sizes and layouts.
+ * @seed: the seed whose pool it uses (pool_get(); with the cache full the
+ *	check goes untested, the fill is still held to the format)
+ * @why: receives what was wrong
+ * Return: 0 when it passes, -1 when it fails.
+ */
+int fmt3_selftest(const struct fmt3_impl *c, uint64_t seed, char *why,
+		  size_t wlen);
+
+/**
+ * fmt3_test_candidate() - tests only: make the dispatch try @c instead of
+ * the AVX2 build (NULL: the AVX2 build again) and choose anew on the next
+ * fmt3_run()/fmt3_fill_io().  Not synchronised with running I/O.
+ */
+void fmt3_test_candidate(const struct fmt3_impl *c);
 
 #endif

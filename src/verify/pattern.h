@@ -8,6 +8,7 @@
 #ifndef DIX_PATTERN_H
 #define DIX_PATTERN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /**
@@ -29,5 +30,26 @@ void pattern_groups_generic(unsigned char *p, uint32_t n, uint64_t s[4]);
  * Return: the function, or NULL when this CPU or compiler has no AVX2.
  */
 pattern_groups_fn pattern_groups_avx2(void);
+
+/**
+ * pattern_groups_pick() - the build for this CPU, chosen once (selftest.c):
+ * the AVX2 build when it passes pattern_groups_selftest(), else the
+ * portable one (and a warning names the build refused).  Thread-safe.
+ */
+pattern_groups_fn pattern_groups_pick(void);
+
+/**
+ * pattern_groups_selftest() - @f against xorshift64* stepped word by word:
+ * nine group counts from 0 to 40, at an odd address, states returned.
+ * Return: 0 when it passes, -1 with what was wrong in @why.
+ */
+int pattern_groups_selftest(pattern_groups_fn f, char *why, size_t wlen);
+
+/**
+ * pattern_groups_test_candidate() - tests only: the dispatch tries @f,
+ * named @name, instead of the AVX2 build (NULL: the AVX2 build again) and
+ * chooses anew on its next call.  Not synchronised with running I/O.
+ */
+void pattern_groups_test_candidate(pattern_groups_fn f, const char *name);
 
 #endif

@@ -164,21 +164,13 @@ void pattern_groups_generic(unsigned char *p, uint32_t n, uint64_t s[4])
 	s[3] = d;
 }
 
-static pattern_groups_fn groups_impl;
-
-/* The build of the groups' loop for this CPU, chosen once. */
-static pattern_groups_fn pattern_groups(void)
+/*
+ * The build of the groups' loop for this CPU, chosen once, after its
+ * self-test (selftest.c).
+ */
+static inline pattern_groups_fn pattern_groups(void)
 {
-	pattern_groups_fn f = __atomic_load_n(&groups_impl, __ATOMIC_RELAXED);
-
-	if (!f) {
-		f = pattern_groups_avx2();
-		if (!f)
-			f = pattern_groups_generic;
-		/* every thread picks the same one: a benign race */
-		__atomic_store_n(&groups_impl, f, __ATOMIC_RELAXED);
-	}
-	return f;
+	return pattern_groups_pick();
 }
 
 static void pattern_fill(unsigned char *p, uint32_t len, uint64_t s, int multi)

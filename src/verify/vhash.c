@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * vhash.c - the DIXLOAD2 checksum (XXH3), the baseline build and the
- * choice of build, made once.
+ * choice of build, made once, after the AVX2 build passed its self-test.
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "verify/vhash.h"
+#include "pi/selftest.h"
 
 #define VHASH_SFX generic
 #include "verify/vhash-impl.h"
@@ -18,20 +20,48 @@ const struct vhash_impl vhash_generic = {
 	.run = vhash_run_generic,
 };
 
+/*
+ * The choice of build, made once, after the AVX2 build passed its
+ * self-test (selftest.c): under a lock, so the workers that reach the
+ * first check together wait for one verdict.
+ */
 static const struct vhash_impl *impl;
+static const struct vhash_impl *candidate;	/* vhash_test_candidate() */
+static pthread_mutex_t pick_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static const struct vhash_impl *vhash_pick(void)
+static const struct vhash_impl *vhash_pick_slow(void)
 {
-	const struct vhash_impl *i = __atomic_load_n(&impl, __ATOMIC_RELAXED);
+	const struct vhash_impl *i, *c;
+	char why[192];
 
+	pthread_mutex_lock(&pick_lock);
+	i = impl;
 	if (!i) {
-		i = vhash_avx2();
-		if (!i)
-			i = &vhash_generic;
-		/* every thread picks the same one: a benign race */
-		__atomic_store_n(&impl, i, __ATOMIC_RELAXED);
+		c = candidate ? candidate : vhash_avx2();
+		i = &vhash_generic;
+		if (c && !vhash_selftest(c, why, sizeof(why)))
+			i = c;
+		else if (c)
+			selftest_refuse("DIXLOAD2 checksum", c->name, i->name, why);
+		__atomic_store_n(&impl, i, __ATOMIC_RELEASE);
 	}
+	pthread_mutex_unlock(&pick_lock);
 	return i;
+}
+
+static inline const struct vhash_impl *vhash_pick(void)
+{
+	const struct vhash_impl *i = __atomic_load_n(&impl, __ATOMIC_ACQUIRE);
+
+	return i ? i : vhash_pick_slow();
+}
+
+void vhash_test_candidate(const struct vhash_impl *c)
+{
+	pthread_mutex_lock(&pick_lock);
+	candidate = c;
+	__atomic_store_n(&impl, NULL, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pick_lock);
 }
 
 uint64_t vhash_block(const void *blk, uint32_t bsize)

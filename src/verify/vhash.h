@@ -10,6 +10,7 @@
 #ifndef DIX_VHASH_H
 #define DIX_VHASH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "verify/blockhdr.h"	/* vhash_hdr_mix() */
@@ -42,5 +43,20 @@ struct vhash_impl {
 extern const struct vhash_impl vhash_generic;
 /** vhash_avx2() - the AVX2 build, or NULL where it cannot run. */
 const struct vhash_impl *vhash_avx2(void);
+
+/**
+ * vhash_selftest() - build @c against the portable build (selftest.c):
+ * the checksum of blocks of five sizes at varied start addresses, and the
+ * check of intact runs and of a run with one byte changed.
+ * Return: 0 when it passes, -1 with what was wrong in @why.
+ */
+int vhash_selftest(const struct vhash_impl *c, char *why, size_t wlen);
+
+/**
+ * vhash_test_candidate() - tests only: the dispatch tries @c instead of
+ * the AVX2 build (NULL: the AVX2 build again) and chooses anew on its
+ * next call.  Not synchronised with running I/O.
+ */
+void vhash_test_candidate(const struct vhash_impl *c);
 
 #endif

@@ -1,5 +1,5 @@
 #!/bin/sh
-# dixload crcbench: every guard is measured, JSON lines parse, rates are positive.
+# dixload crcbench: every guard is measured, JSON lines parse, rates are positive, and the paths this CPU cannot run are listed, matching /proc/cpuinfo's flags.
 . "$top_srcdir/tests/sh/lib.sh"
 need_python
 
@@ -31,5 +31,19 @@ if not (any(o["type"] == "af_alg" for o in objs)):
     raise AssertionError("no AF_ALG line (measured or skipped)")
 print("crcbench ok:", len(objs), "lines")
 PY
+cp "$WORK/o" "$WORK/json"
 run_dix "$WORK/o" "$WORK/e" crcbench --seconds 0.005 || fail "human crcbench"
 grep -q "<- dispatch" "$WORK/o" || fail "human table lacks the dispatch marker"
+
+# The paths not run on this CPU: the JSON "paths" line, the human line and
+# the skipped rows all name the implementations whose "needs" this CPU's
+# flags lack, and no other.  The same check, fed flags with one of an
+# implementation's needs taken away (or given), must see the mismatch: the
+# check can fail.
+[ -r /proc/cpuinfo ] || skip "no /proc/cpuinfo to hold the list to"
+grep -q "^cpu: " "$WORK/o" || fail "human crcbench names no cpu"
+grep -q "^not run on this CPU:" "$WORK/o" || fail "human crcbench has no 'not run on this CPU:' line"
+grep -q "^refused by their self-test: none" "$WORK/o" ||
+	fail "a build was refused by its self-test here: $(grep -A5 '^refused' "$WORK/o")"
+python3 "$top_srcdir/tests/sh/crcbench-paths.py" "$WORK/json" "$WORK/o" /proc/cpuinfo ||
+	fail "the not-run list does not match the CPU flags"

@@ -8,10 +8,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "pi/crc.h"
+#include "pi/selftest.h"
 #include "rnd.h"
 #include "tap.h"
 
@@ -328,14 +333,226 @@ static void test_names(void)
 	is_int(crc_guard_bits(DIX_GUARD_CRC64), 64, "crc64 is 64 bits");
 }
 
+/* ---- the self-test, proven by the damage it must catch ---- */
+
+/*
+ * Deliberately wrong CRC16 implementations, each correct but for one
+ * kind of input, registered above every real one: the dispatch must
+ * refuse each, say so naming it, and fall back to what it used before.
+ */
+static crc_update_fn good16;	/* the dispatch's own choice, before */
+
+static uint64_t bad_length(uint64_t st, const void *p, size_t len)
+{
+	/* wrong for one length only past the 8-lane fold: 513 bytes */
+	return good16(st, p, len) ^ (len == 513);
+}
+
+static uint64_t bad_align(uint64_t st, const void *p, size_t len)
+{
+	/* wrong only where an unaligned load would be: odd start addresses */
+	return good16(st, p, len) ^ (len >= 64 && ((uintptr_t)p & 1) ? 0x100 : 0);
+}
+
+static uint64_t bad_chain(uint64_t st, const void *p, size_t len)
+{
+	/* drops the incoming state of a long segment: only splits show it */
+	return good16(len > 4096 - 1024 && len < 4096 ? 0 : st, p, len);
+}
+
+static uint64_t good_copy(uint64_t st, const void *p, size_t len)
+{
+	return good16(st, p, len);
+}
+
+static void bad_lanes(uint64_t init, const void *base, size_t stride,
+		      size_t len, size_t n, uint64_t *out)
+{
+	const unsigned char *b = base;
+	size_t i;
+
+	/* one lane's result lands in its neighbour's slot: buffers 4 and 5 */
+	for (i = 0; i < n; i++)
+		out[i] = good16(init, b + (i == 4 && n > 5 ? 5 : i) * stride, len);
+}
+
+/* Run @fn with stderr going to a file; return what it printed (static). */
+static const char *capture_stderr(void (*fn)(void *), void *arg)
+{
+	static char out[4096];
+	char path[] = "/tmp/test-crc-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	ssize_t n;
+
+	out[0] = '\0';
+	if (fd < 0 || saved < 0)
+		return out;
+	unlink(path);
+	fflush(stderr);
+	dup2(fd, 2);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, out, sizeof(out) - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	return out;
+}
+
+static void first_dispatch(void *arg)
+{
+	(void)arg;
+	crc_best(DIX_GUARD_CRC16);
+}
+
+static unsigned int count_lines(const char *s, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (; (s = strstr(s, needle)); s += strlen(needle))
+		n++;
+	return n;
+}
+
+static void test_refused(const char *what, const struct crc_impl *bad,
+			 const struct crc_impl *orig, const struct crc_impl *orig_multi)
+{
+	const struct selftest_refusal *r;
+	const char *err;
+	size_t nr;
+	char why[160];
+
+	selftest_forget();
+	crc_test_register(bad);
+	err = capture_stderr(first_dispatch, NULL);
+	ok(crc_best(DIX_GUARD_CRC16) == orig,
+	   "%s: refused at rank %d, the dispatch keeps %s", what, bad->rank,
+	   crc_best(DIX_GUARD_CRC16)->name);
+	ok(crc_best_intervals(DIX_GUARD_CRC16) == orig_multi,
+	   "%s: PI intervals keep %s", what, crc_best_intervals(DIX_GUARD_CRC16)->name);
+	nr = selftest_refusals(&r);
+	ok(nr == 1 && !strcmp(r[0].impl, bad->name) && !strncmp(r[0].path, "crc16", 5) &&
+	   r[0].why[0], "%s: one refusal recorded: %s '%s': %s", what,
+	   nr ? r[0].path : "-", nr ? r[0].impl : "-", nr ? r[0].why : "-");
+	ok(count_lines(err, "warning: self-test") == 1 && strstr(err, bad->name) &&
+	   strstr(err, orig->name), "%s: one warning names it and the fallback", what);
+	printf("#   stderr: %s", err);
+	is_int(crc_compute(DIX_GUARD_CRC16, "123456789", 9), 0xd0db,
+	       "results stay right through the fallback");
+	is_int(crc_force(DIX_GUARD_CRC16, bad->name), -EILSEQ,
+	       "crc_force of the refused implementation: -EILSEQ");
+	ok(crc_impl_selftest(bad, why, sizeof(why)) == -1 && why[0],
+	   "crc_impl_selftest says why: %s", why);
+}
+
+struct race {
+	const struct crc_impl *got[8];
+};
+
+static void *racer(void *arg)
+{
+	const struct crc_impl **got = arg;
+
+	*got = crc_best_intervals(DIX_GUARD_CRC16);
+	return NULL;
+}
+
+/* eight workers reach the first dispatch together: one test, one line */
+static void race_dispatch(void *arg)
+{
+	struct race *rc = arg;
+	pthread_t t[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		pthread_create(&t[i], NULL, racer, &rc->got[i]);
+	for (i = 0; i < 8; i++)
+		pthread_join(t[i], NULL);
+}
+
+static void test_selftest(void)
+{
+	const struct crc_impl *orig = (crc_force(DIX_GUARD_CRC16, NULL),
+				       crc_best(DIX_GUARD_CRC16));
+	const struct crc_impl *orig_multi = crc_best_intervals(DIX_GUARD_CRC16);
+	struct crc_impl bad = { .name = "test-broken", .guard = DIX_GUARD_CRC16,
+				.rank = 99, .desc = "deliberately wrong" };
+	const struct selftest_refusal *r;
+	struct race rc = { { NULL } };
+	const char *err;
+	char why[160];
+	int i, same = 1;
+
+	good16 = orig->update;
+	is_int(selftest_refusals(&r), 0, "no real implementation was refused on this machine");
+	for (i = 0; i < DIX_GUARD_NR; i++)
+		ok(crc_impl_selftest(crc_best(i), why, sizeof(why)) == 0,
+		   "%s: the dispatch's %s passed its self-test", crc_guard_name(i),
+		   crc_best(i)->name);
+
+	/* positive control: a right implementation at the top is taken */
+	bad.update = good_copy;
+	bad.name = "test-right";
+	crc_test_register(&bad);
+	ok(crc_best(DIX_GUARD_CRC16) == &bad && !selftest_refusals(&r),
+	   "a right implementation at rank 99 passes and is dispatched");
+
+	bad.name = "test-broken";
+	bad.update = bad_length;
+	test_refused("wrong at 513 bytes", &bad, orig, orig_multi);
+	bad.update = bad_align;
+	test_refused("wrong at odd addresses", &bad, orig, orig_multi);
+	bad.update = bad_chain;
+	test_refused("drops the state of a split", &bad, orig, orig_multi);
+
+	/* a right single update with a wrong many-buffer variant */
+	bad.update = good_copy;
+	bad.multi = bad_lanes;
+	selftest_forget();
+	crc_test_register(&bad);
+	err = capture_stderr(race_dispatch, &rc);
+	for (i = 0; i < 8; i++)
+		same &= rc.got[i] == orig_multi;
+	ok(same, "lanes swapped: eight racing workers all get %s for intervals",
+	   orig_multi->name);
+	ok(selftest_refusals(&r) == 1 && strstr(r[0].why, "many-buffer"),
+	   "lanes swapped: refused once: %s", selftest_refusals(&r) ? r[0].why : "-");
+	is_int(count_lines(err, "warning: self-test"), 1, "lanes swapped: one warning line");
+	printf("#   stderr: %s", err);
+
+	/* one neither the table nor the hook holds: tested, not remembered */
+	{
+		struct crc_impl other = bad;
+
+		other.multi = NULL;
+		other.update = bad_length;
+		ok(crc_impl_selftest(&other, why, sizeof(why)) == -1 && strstr(why, "513"),
+		   "an implementation outside the table is tested too: %s", why);
+	}
+
+	crc_test_register(NULL);
+	selftest_forget();
+	ok(crc_best(DIX_GUARD_CRC16) == orig && crc_best_intervals(DIX_GUARD_CRC16) == orig_multi,
+	   "dispatch back to %s / %s", orig->name, orig_multi->name);
+}
+
 int main(void)
 {
 	size_t n, i, len = (1 << 20) + 64;
-	const struct crc_impl *t = crc_impls(&n);
+	struct timespec t0, t1;
+	const struct crc_impl *t;
 	unsigned char *buf = malloc(len);
 
 	if (!buf)
 		return 99;
+	/* the cost crc-selftest.c states: a process's first dispatch */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	crc_best(DIX_GUARD_CRC16);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("# selftest: first dispatch, four guards' self-tests: %.0f us\n",
+	       (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3);
+	t = crc_impls(&n);
 	rnd_fill(&rnd_state, buf, len);
 
 	test_references();
@@ -352,6 +569,7 @@ int main(void)
 	}
 	test_cross(t, n, buf, len);
 	test_dispatch(t, n);
+	test_selftest();
 	test_names();
 	free(buf);
 	return tap_done();
