@@ -6,8 +6,11 @@ need_feature jsonc
 
 # tmpfs when there is one: fast, and it leaves no disk image behind
 dir=$WORK
-[ -d /dev/shm ] && [ -w /dev/shm ] && dir=$(mktemp -d /dev/shm/dixload-cmp.XXXXXX) &&
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	dir=$(mktemp -d /dev/shm/dixload-cmp.XXXXXX) && [ -d "$dir" ] ||
+		hard "mktemp -d /dev/shm/dixload-cmp.XXXXXX failed"
 	on_exit "rm -rf $dir"
+fi
 F=$dir/f.img
 common="--dev $F --size 32m --rw randrw --bs 64k --iodepth 4 --seed 7 --runtime 3 --output-format json"
 

@@ -12,6 +12,10 @@ printf '# mine\nbs=4k\n' > "$WORK/prof/zz-mine.profile"
 : > "$WORK/mod/kernel/drivers/scsi/scsi_debug.ko.xz"
 : > "$WORK/mod/arch/x86/crypto/crct10dif-pclmul.ko"
 engines=$("$DIXLOAD" --version | sed -n 's/^engines: *//p')
+# the parts below that need this host's devices and /sys (checked again there)
+[ -d /sys/module ] || part_skip "no /sys/module here: --sysfs completion not checked"
+for b in /sys/class/block/*; do [ -e "$b" ] && [ -b "/dev/${b##*/}" ] && break; b=; done
+[ -n "$b" ] || part_skip "no block devices here: --dev completion not checked"
 
 bash -c '
 comp=$1 dix=$2 engines=$3

@@ -18,7 +18,7 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 		fail "$LOOP not probed as kind other: $(cat "$WORK/probe-loop.json")"
 	set -- "$@" probe="$WORK/probe-loop.json"
 else
-	echo "not root or no losetup: the loop device part is left out"
+	part_skip "not root or no losetup: the loop device part is left out"
 fi
 # the smallest --seconds: the keys, not the figures, are under test
 run_dix "$WORK/crcbench.json" "$WORK/e" crcbench --seconds 0.001 --json ||

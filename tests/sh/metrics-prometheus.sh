@@ -329,9 +329,7 @@ if have_mpi; then
 	sleep 1.5
 	scraped mpi "$WORK/api-mpi.json"
 	"$PY" "$WORK/check.py" "$WORK/mpi.json" "$WORK/api-mpi.json" || exit 1
-elif [ "${DIXLOAD_TEST_NO_SKIP:-0}" = 1 ]; then
-	fail "would leave the MPI part out, but DIXLOAD_TEST_NO_SKIP=1: no MPI build or no mpirun"
 else
-	echo "MPI part left out: this dixload has no MPI or mpirun is missing"
+	part_skip "this dixload has no MPI or mpirun is missing: the MPI part is not checked"
 fi
 echo "metrics checks passed"

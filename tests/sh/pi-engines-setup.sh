@@ -42,7 +42,7 @@ if [ "$(id -u)" = 0 ] && command -v losetup > /dev/null &&
 		esac
 	done
 else
-	echo "# no loop device (not root or losetup failed): file checks only"
+	part_skip "no loop device (not root or losetup failed): file checks only"
 fi
 echo "setup refusals checked for:$engines"
 exit 0

@@ -91,7 +91,7 @@ if command -v script > /dev/null; then
 	script -qec "'$DIXLOAD' $args > '$WORK/o'" /dev/null > "$WORK/tty" 2>&1 < /dev/null ||
 		fail "clock run under script(1): $(cat "$WORK/tty")"
 else
-	echo "script(1) not installed: terminal progress not checked"
+	part_skip "script(1) not installed: terminal progress not checked"
 	run_dix "$WORK/o" "$WORK/tty" $args || fail "clock run: exit $? ($(cat "$WORK/tty"))"
 fi
 check_json "$WORK/o" <<'PY' || fail "clock run"

@@ -37,7 +37,8 @@ grep -q "^dixload: --sqpoll: --engine libaio does not poll; engines that take --
 
 # --hipri on a file whose filesystem has no block device (tmpfs): refused
 # before the load, not one EOPNOTSUPP per I/O
-T=$(mktemp -p /dev/shm dixload-hipri.XXXXXX 2>/dev/null) || skip "no /dev/shm for a tmpfs file"
+[ -d /dev/shm ] && [ -w /dev/shm ] || skip "no writable /dev/shm for a tmpfs file"
+T=$(mktemp -p /dev/shm dixload-hipri.XXXXXX) && [ -f "$T" ] || hard "mktemp -p /dev/shm dixload-hipri.XXXXXX failed"
 on_exit "rm -f '$T'"
 truncate -s 1m "$T" || hard "truncate $T"
 run_dix "$WORK/o" "$WORK/e" --dev "$T" --size 1m --rw randread --engine io_uring --hipri \

@@ -558,7 +558,7 @@ int main(void)
 	test_references();
 	for (i = 0; i < n; i++) {
 		if (!crc_impl_ok(&t[i])) {
-			ok(1, "%s/%s # SKIP this CPU lacks the instructions",
+			skip_cpu("%s/%s: this CPU lacks the instructions",
 			   crc_guard_name(t[i].guard), t[i].name);
 			continue;
 		}

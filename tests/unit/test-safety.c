@@ -151,7 +151,7 @@ static void test_files(void)
 		allowed(safety_check_env(&real_env, f, 0, 0, why, sizeof(why)),
 			"ext4 image file: read-only needs no --force");
 	} else {
-		ok(1, "# SKIP mkfs.ext4 not installed");
+		skip_dep("mkfs.ext4 not installed");
 	}
 	if (have("mkfs.xfs")) {
 		snprintf(f, sizeof(f), "%s/xfs.img", tmp);
@@ -161,7 +161,7 @@ static void test_files(void)
 			"carries an xfs filesystem", NULL);
 		sh("rm -f '%s'", f);
 	} else {
-		ok(1, "# SKIP mkfs.xfs not installed");
+		skip_dep("mkfs.xfs not installed");
 	}
 	if (have("mkswap")) {
 		snprintf(f, sizeof(f), "%s/swap.img", tmp);
@@ -169,7 +169,7 @@ static void test_files(void)
 		refused(check(&real_env, f, 0), "swap signature file: refused",
 			"carries a swap area", NULL);
 	} else {
-		ok(1, "# SKIP mkswap not installed");
+		skip_dep("mkswap not installed");
 	}
 	if (have("sfdisk")) {
 		snprintf(f, sizeof(f), "%s/pt.img", tmp);
@@ -177,7 +177,7 @@ static void test_files(void)
 		refused(check(&real_env, f, 0), "dos partition table file: refused",
 			"carries a dos partition table", NULL);
 	} else {
-		ok(1, "# SKIP sfdisk not installed");
+		skip_dep("sfdisk not installed");
 	}
 
 	is_int(check(&real_env, "/dev/null", 0), -1,
@@ -212,7 +212,7 @@ static void test_loop(void)
 	snprintf(img, sizeof(img), "%s/loop.img", tmp);
 	sh("truncate -s 16M '%s'", img);
 	if (loop_attach(img, "", loopdev, sizeof(loopdev)) || stat(loopdev, &st)) {
-		ok(1, "# SKIP cannot attach a loop device");
+		skip_dep("cannot attach a loop device");
 		return;
 	}
 	name = strrchr(loopdev, '/') + 1;
@@ -363,7 +363,7 @@ static void test_loop(void)
 				"is mounted on", mnt, "(ext4)", NULL);
 			sh("umount '%s'", mnt);
 		} else {
-			ok(1, "# SKIP mount of %s failed", loopdev);
+			skip_dep("mount of %s failed", loopdev);
 		}
 		mnt[0] = '\0';
 	}
@@ -377,7 +377,7 @@ static void test_loop(void)
 		sh("swapoff %s", loopdev);
 		swapdev[0] = '\0';
 	} else {
-		ok(1, "# SKIP swapon on a loop device not possible here");
+		skip_dep("swapon on a loop device not possible here");
 	}
 }
 
@@ -388,14 +388,14 @@ static void test_partitions(void)
 	struct stat st;
 
 	if (!have("sfdisk")) {
-		ok(1, "# SKIP sfdisk not installed");
+		skip_dep("sfdisk not installed");
 		return;
 	}
 	snprintf(img, sizeof(img), "%s/parts.img", tmp);
 	sh("truncate -s 16M '%s' && printf ',4M,L\\n,,L\\n' | sfdisk -q '%s' >/dev/null 2>&1",
 	   img, img);
 	if (loop_attach(img, "-P", loop2dev, sizeof(loop2dev))) {
-		ok(1, "# SKIP cannot attach a loop device with -P");
+		skip_dep("cannot attach a loop device with -P");
 		return;
 	}
 	/*
@@ -412,7 +412,7 @@ static void test_partitions(void)
 	if (stat(part, &st) == 0 && S_ISBLK(st.st_mode))
 		allowed(check(&real_env, part, 0), "its blank partition: allowed");
 	else
-		ok(1, "# SKIP no %s node", part);
+		skip_dep("no %s node", part);
 }
 
 int main(void)
@@ -421,9 +421,9 @@ int main(void)
 	atexit(cleanup);
 	test_files();
 	if (getuid() != 0) {
-		ok(1, "# SKIP loop device tests need root");
+		skip_dep("loop device tests need root");
 	} else if (!have("losetup")) {
-		ok(1, "# SKIP losetup not installed");
+		skip_dep("losetup not installed");
 	} else {
 		test_loop();
 		test_partitions();

@@ -135,7 +135,7 @@ static void xxh3_format(void)
 		is_int(avx2->block(buf + 512, 512) == want, 1, "avx2 build agrees with libxxhash");
 		run_check("avx2", avx2->run);
 	} else {
-		ok(1, "# SKIP no AVX2 on this CPU: the avx2 build is not checked");
+		skip_cpu_lacks("avx2", "no AVX2 on this CPU: the avx2 build is not checked");
 	}
 	run_check("dispatched", vhash_run);
 	verify_fill_format(buf, 4096, 512, 8192, 5, 9, DIX_HDR_MAGIC2);
@@ -177,7 +177,7 @@ static void pattern_builds(void)
 
 	for (b = 0; b < 2; b++) {
 		if (!builds[b]) {
-			ok(1, "# SKIP pattern build %s: not on this CPU or compiler", names[b]);
+			skip_cpu_lacks("avx2", "pattern build %s: not on this CPU or compiler", names[b]);
 			continue;
 		}
 		for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
@@ -552,7 +552,7 @@ static void fmt3_tests(void)
 	builds3[0] = &fmt3_generic;
 	builds3[1] = fmt3_avx2();
 	if (!builds3[1])
-		ok(1, "# SKIP no AVX2 on this CPU or compiler: the avx2 build is not checked");
+		skip_cpu_lacks("avx2", "no AVX2 on this CPU or compiler: the avx2 build is not checked");
 	fmt3_spelled_out();
 	fmt3_every_byte(512, 8);
 	fmt3_every_byte(4096, 2);
