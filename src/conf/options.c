@@ -114,6 +114,11 @@ const struct dix_option dix_options[] = {
 		.help = "write a device with a filesystem/partition/RAID signature or holders (never a mounted one or active swap)",
 	},
 	{
+		.name = "grow", .type = OPT_FLAG, .off = OFF(grow),
+		.flags = OPT_CLI_ONLY,
+		.help = "extend an existing regular file shorter than --offset + --size to that size (without it such a run is refused; a missing file is always created with --size)",
+	},
+	{
 		.name = "mpi", .type = OPT_FLAG, .off = OFF(mpi),
 		.flags = OPT_CLI_ONLY,
 		.help = "join an MPI job even when not started by mpirun (which needs no --mpi); rank 0 prints the job's meter",
