@@ -111,7 +111,7 @@ const struct dix_option dix_options[] = {
 	{
 		.name = "force", .type = OPT_FLAG, .off = OFF(force),
 		.flags = OPT_CLI_ONLY,
-		.help = "write a device with a filesystem/partition/RAID signature or holders (never a mounted one or active swap)",
+		.help = "write a device with a filesystem/partition/RAID signature or holders (never a mounted one or active swap), or one another program or dixload run holds (with a warning)",
 	},
 	{
 		.name = "grow", .type = OPT_FLAG, .off = OFF(grow),

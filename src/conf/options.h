@@ -62,7 +62,8 @@ struct str_list {
  * @format: human or JSON lines output
  * @seed: seed of the pattern and the random offsets
  * @seed_set: @seed came from the user (else it was drawn at start)
- * @force: write devices carrying data signatures (see safety.c)
+ * @force: write devices carrying data signatures (see safety.c), or held
+ *	by another exclusive opener or dixload run (device/claim.h)
  * @grow: extend an existing file shorter than --offset + --size (core/dev.c)
  * @mpi: initialise MPI although no launcher set the environment
  * @per_device: a meter line per device besides the total (several --dev)

@@ -223,18 +223,22 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 	char err[1024], warn[512];
 	int write = rw_writes(o->rw) || o->precondition == PRECOND_ON;
 	unsigned int how = (write ? DEVDESC_WRITE : 0) |
-			   (o->size ? DEVDESC_CREATE : 0);
+			   (o->size ? DEVDESC_CREATE : 0) |
+			   (o->force ? DEVDESC_FORCE : 0);
 
 	/* auto never preconditions a read-only workload (precond.h) */
 	if (write && safety_check(d->path, 1, o->force, err, sizeof(err))) {
 		dix_err("refusing to write: %s", err);
 		return -1;
 	}
+	/* from here the target is claimed: nothing else opens it (claim.h) */
 	if (devdesc_open(&d->t, d->path, how, err, sizeof(err))) {
 		dix_err("%s", err);
 		return -1;
 	}
 	d->opened = 1;
+	if (d->t.claim.warn[0])
+		dix_warn("%s", d->t.claim.warn);
 	if (dev_plan_size(d, o, write))
 		return -1;
 	if (d->t.dm_err[0])

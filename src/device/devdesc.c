@@ -19,6 +19,7 @@
 #include "lib/byteorder.h"
 #include "lib/json.h"
 #include "device/blkview.h"
+#include "device/claim.h"
 #include "conf/options.h"
 #include "lib/parse.h"
 #include "device/devdesc.h"
@@ -149,14 +150,22 @@ int devdesc_open(struct dix_devdesc *t, const char *path, unsigned int how,
 		return -EINVAL;
 	}
 
-	t->fd = open(path, flags, 0644);
-	if (t->fd < 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "%s: cannot open with O_DIRECT: %s",
-			 path, strerror(e));
+	/* the run's one descriptor, claimed and locked (claim.h) */
+	t->fd = claim_open(path, flags, !!(how & DEVDESC_FORCE), &t->claim,
+			   err, errlen);
+	if (t->fd == -EEXIST && (flags & O_CREAT)) {
+		/* made since the stat() (another rank, another run): not ours */
 		t->created = 0;
-		return -e;
+		t->fd = claim_open(path, flags & ~O_CREAT,
+				   !!(how & DEVDESC_FORCE), &t->claim, err,
+				   errlen);
+	}
+	if (t->fd < 0) {
+		int e = t->fd;
+
+		t->fd = -1;
+		t->created = 0;
+		return e;
 	}
 	if (fstat(t->fd, &st)) {
 		int e = errno;

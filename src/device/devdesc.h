@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "device/claim.h"
 #include "device/devdesc_nvme.h"
 #include "device/devdesc_scsi.h"
 #include "pi/pi.h"
@@ -120,6 +121,7 @@ int devdesc_lbmd_pif(const struct devdesc_lbmd *l, struct pi_format *f,
  * @dm: a device-mapper mapping: its table and the stack beneath (the dm
  *	layer over the block provider, device/dmmap.h); NULL otherwise
  * @dm_err: a mapping whose table could not be read: why ("" otherwise)
+ * @claim: what devdesc_open() holds on @fd (the O_EXCL claim, the lock)
  * @created: devdesc_open() created the file, and it is still empty
  */
 struct dix_devdesc {
@@ -144,6 +146,7 @@ struct dix_devdesc {
 	struct devdesc_nvme nvme;
 	struct dmmap *dm;
 	char dm_err[200];
+	struct dix_claim claim;
 	int created;
 };
 
@@ -186,10 +189,13 @@ void devdesc_open_crypto(struct dix_devdesc *t, const char *path,
 /* How devdesc_open() opens its target. */
 #define DEVDESC_WRITE	0x1	/* read-write (else read-only) */
 #define DEVDESC_CREATE	0x2	/* a missing regular file is created, empty */
+#define DEVDESC_FORCE	0x4	/* --force: a claim or lock held elsewhere warns */
 
 /**
  * devdesc_open() - open @path with O_DIRECT for reading (and writing with
- * DEVDESC_WRITE in @how).  A missing file is created empty with
+ * DEVDESC_WRITE in @how), claimed and locked against other writers
+ * (device/claim.h: @t->claim says what is held, @t->claim.warn what
+ * --force let through).  A missing file is created empty with
  * DEVDESC_CREATE (@t->created), an error otherwise.  Nothing here changes
  * the size of the target: devdesc_resize() does, once every check passed.
  * @err: reason on failure, naming the path
