@@ -111,7 +111,12 @@ const struct dix_option dix_options[] = {
 	{
 		.name = "force", .type = OPT_FLAG, .off = OFF(force),
 		.flags = OPT_CLI_ONLY,
-		.help = "write a device with a filesystem/partition/RAID signature or holders (never a mounted one or active swap)",
+		.help = "write a device with a filesystem/partition/RAID signature or holders (never a mounted one or active swap), or one another program or dixload run holds (with a warning)",
+	},
+	{
+		.name = "grow", .type = OPT_FLAG, .off = OFF(grow),
+		.flags = OPT_CLI_ONLY,
+		.help = "extend an existing regular file shorter than --offset + --size to that size (without it such a run is refused; a missing file is always created with --size)",
 	},
 	{
 		.name = "mpi", .type = OPT_FLAG, .off = OFF(mpi),

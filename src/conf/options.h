@@ -62,7 +62,9 @@ struct str_list {
  * @format: human or JSON lines output
  * @seed: seed of the pattern and the random offsets
  * @seed_set: @seed came from the user (else it was drawn at start)
- * @force: write devices carrying data signatures (see safety.c)
+ * @force: write devices carrying data signatures (see safety.c), or held
+ *	by another exclusive opener or dixload run (device/claim.h)
+ * @grow: extend an existing file shorter than --offset + --size (core/dev.c)
  * @mpi: initialise MPI although no launcher set the environment
  * @per_device: a meter line per device besides the total (several --dev)
  * @quiet: no meter lines, only the summary
@@ -126,6 +128,7 @@ struct dix_opts {
 	uint64_t seed;
 	int seed_set;
 	int force;
+	int grow;
 	int mpi;
 	int per_device;
 	int quiet;
@@ -192,7 +195,7 @@ enum opt_complete {
 
 /* Where an option may appear. */
 /*
- * Not in profiles: --profile, --dev, --force, and the files dixload
+ * Not in profiles: --profile, --dev, --force, --grow, and the files dixload
  * creates (--plot, --log, --error-log), which it truncates as root: where
  * to write is the caller's choice, never a workload's.
  */

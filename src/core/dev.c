@@ -16,6 +16,7 @@
 #include "device/safety.h"
 #include "engines/passthru.h"
 #include "kernel/dmbind.h"
+#include "lib/parse.h"
 #include "lib/util.h"
 
 static void free_paths(char **v, int n)
@@ -166,6 +167,53 @@ static void dm_start(struct dmmap *m)
 	dmbind_watch(m);
 }
 
+/*
+ * The size a regular file must have for --offset + --size: decided here,
+ * applied by devs_size() when every check of the run has passed, so a
+ * refused run leaves the file as it was (issue 33: --size 1t grew a
+ * 256 MiB file to 1 TiB with no word, and a refused --offset left the
+ * file grown to the offset).  A file this run created takes the size
+ * asked; an existing one is never extended without --grow, nor by a read
+ * run, and never shrunk.  Without --size the region ends at the end of
+ * the file, as it does for a device.
+ */
+static int dev_plan_size(struct dix_dev *d, const struct dix_opts *o,
+			 int write)
+{
+	uint64_t want = o->offset + o->size;
+	char a[32], b[32];
+
+	d->grow_to = 0;
+	if (d->t.is_blk || !o->size || d->t.size >= want)
+		return 0;
+	if (want < o->size) {
+		dix_err("--offset %llu + --size %llu overflows 64 bits",
+			(unsigned long long)o->offset,
+			(unsigned long long)o->size);
+		return -1;
+	}
+	format_size(d->t.size, a, sizeof(a));
+	format_size(want, b, sizeof(b));
+	if (!d->t.created && !write) {
+		/* the words tests/sh/usage.sh has held since before --grow */
+		dix_err("%s: its size is %llu bytes, less than --offset + --size (%llu bytes); a read run never extends a file",
+			d->path, (unsigned long long)d->t.size,
+			(unsigned long long)want);
+		return -1;
+	}
+	if (!d->t.created && !o->grow) {
+		dix_err("%s: its size is %llu bytes (%s), less than --offset + --size (%llu bytes, %s); a run never changes the size of an existing file: give --grow to extend it, or a --size and --offset within it",
+			d->path, (unsigned long long)d->t.size, a,
+			(unsigned long long)want, b);
+		return -1;
+	}
+	d->grow_from = d->t.size;
+	d->grow_to = want;
+	/* the region is fitted, and reported, on the size it will have */
+	d->t.size = want;
+	return 0;
+}
+
 /* Open @d->path as the only target would be opened. */
 static int dev_open(struct dix_dev *d, struct dix_opts *o,
 		    const struct dix_engine *eng, const char *precond_profile)
@@ -174,18 +222,25 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 	struct dix_opts od = *o;
 	char err[1024], warn[512];
 	int write = rw_writes(o->rw) || o->precondition == PRECOND_ON;
+	unsigned int how = (write ? DEVDESC_WRITE : 0) |
+			   (o->size ? DEVDESC_CREATE : 0) |
+			   (o->force ? DEVDESC_FORCE : 0);
 
 	/* auto never preconditions a read-only workload (precond.h) */
 	if (write && safety_check(d->path, 1, o->force, err, sizeof(err))) {
 		dix_err("refusing to write: %s", err);
 		return -1;
 	}
-	if (devdesc_open(&d->t, d->path, write, o->size + o->offset, err,
-			sizeof(err))) {
+	/* from here the target is claimed: nothing else opens it (claim.h) */
+	if (devdesc_open(&d->t, d->path, how, err, sizeof(err))) {
 		dix_err("%s", err);
 		return -1;
 	}
 	d->opened = 1;
+	if (d->t.claim.warn[0])
+		dix_warn("%s", d->t.claim.warn);
+	if (dev_plan_size(d, o, write))
+		return -1;
 	if (d->t.dm_err[0])
 		dix_warn("%s: %s", d->path, d->t.dm_err);
 	if (d->t.dm)
@@ -208,12 +263,16 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 	return 0;
 }
 
-/* Two paths naming one device or file would have two loads overlap. */
-static int same_target(const struct dix_dev *a, const struct dix_dev *b)
+/*
+ * Two paths naming one device or file would have two loads overlap.  Asked
+ * before @path is opened: the claim and the lock of the first would
+ * refuse the second as if another run held it.
+ */
+static int same_target(const char *path, const struct dix_dev *b)
 {
 	struct stat sa, sb;
 
-	if (fstat(a->t.fd, &sa) || fstat(b->t.fd, &sb))
+	if (stat(path, &sa) || fstat(b->t.fd, &sb))
 		return 0;
 	if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
 		return sa.st_rdev == sb.st_rdev;
@@ -242,15 +301,15 @@ int devs_open(struct dix_opts *o, const struct dix_engine *eng,
 	}
 	free(paths);
 	for (i = 0; i < n; i++) {
-		if (dev_open(&d[i], o, eng, precond_profile))
-			goto fail;
 		for (j = 0; j < i; j++) {
-			if (same_target(&d[i], &d[j])) {
+			if (same_target(d[i].path, &d[j])) {
 				dix_err("--dev: %s and %s are the same target (each target takes its own load once)",
 					d[j].path, d[i].path);
 				goto fail;
 			}
 		}
+		if (dev_open(&d[i], o, eng, precond_profile))
+			goto fail;
 	}
 	/* one target: the settings report its region, as they always did */
 	if (n == 1)
@@ -261,6 +320,32 @@ int devs_open(struct dix_opts *o, const struct dix_engine *eng,
 fail:
 	devs_close(d, n);
 	return -1;
+}
+
+int devs_size(struct dix_dev *devs, int ndevs)
+{
+	char err[512], a[32], b[32];
+	int i;
+
+	for (i = 0; i < ndevs; i++) {
+		struct dix_dev *d = &devs[i];
+		int created = d->t.created;
+
+		if (!d->grow_to)
+			continue;
+		if (devdesc_resize(&d->t, d->grow_to, err, sizeof(err))) {
+			dix_err("%s", err);
+			return -1;
+		}
+		if (created)
+			continue;
+		dix_warn("%s: extended from %llu bytes (%s) to %llu bytes (%s), as --grow asked",
+			 d->path, (unsigned long long)d->grow_from,
+			 format_size(d->grow_from, a, sizeof(a)),
+			 (unsigned long long)d->grow_to,
+			 format_size(d->grow_to, b, sizeof(b)));
+	}
+	return 0;
 }
 
 void devs_close(struct dix_dev *devs, int ndevs)

@@ -32,6 +32,8 @@ struct dix_transition;
  * @t: the opened target
  * @opened: @t is open
  * @size: bytes of its region (--size fitted to this target)
+ * @grow_from: a regular file's size when opened, with @grow_to
+ * @grow_to: the size devs_size() gives the file (0: left as it is)
  * @pre: its preconditioning decision
  * @pres: what its preconditioning did
  * @workers: its --jobs workers, a slice of the run's array
@@ -48,6 +50,8 @@ struct dix_dev {
 	struct dix_devdesc t;
 	int opened;
 	uint64_t size;
+	uint64_t grow_from;
+	uint64_t grow_to;
 	struct precond_plan pre;
 	struct precond_result pres;
 	struct dix_worker *workers;
@@ -96,14 +100,30 @@ int dev_split(const char *spec, int rank, const char *host, char ***paths,
  * @devs: set to the devices (free with devs_close())
  * @ndevs: set to their number
  *
+ * Each target is claimed and locked as it is opened (device/claim.h), and
+ * stays so until devs_close().  No target's size changes here (devs_size()).
  * Prints the reason of a failure (naming the path).
- * Return: 0, or -1 (nothing is left open).
+ * Return: 0, or -1 (nothing is left open, no file left created).
  */
 int devs_open(struct dix_opts *o, const struct dix_engine *eng,
 	      const char *precond_profile, int rank, const char *host,
 	      struct dix_dev **devs, int *ndevs);
 
-/** devs_close() - close and free what devs_open() opened. */
+/**
+ * devs_size() - give each regular file the size devs_open() decided: a file
+ * it created gets --offset + --size, an existing one with --grow is
+ * extended to it (and says so on stderr).  Called when every setup check
+ * of the run has passed, just before the first I/O: a run refused before
+ * it leaves every target as it was.
+ * Return: 0, or -1 (printed, naming the file and both sizes).
+ */
+int devs_size(struct dix_dev *devs, int ndevs);
+
+/**
+ * devs_close() - close and free what devs_open() opened: the claims and
+ * locks end, and a file devs_open() created that devs_size() never sized
+ * is removed.
+ */
 void devs_close(struct dix_dev *devs, int ndevs);
 
 #endif

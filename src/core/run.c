@@ -158,6 +158,14 @@ int run_load(struct dix_run *r)
 		run_journal_finish(r);
 		return DIX_EXIT_USAGE;
 	}
+	/* the last setup step, so no setup error leaves a file resized */
+	if (devs_size(r->devs, r->ndevs)) {
+		close(r->wake_fd);
+		r->wake_fd = -1;
+		run_errlog_close(r);
+		run_journal_finish(r);
+		return DIX_EXIT_USAGE;
+	}
 	assign_workers(r);
 	for (k = 0; k < r->ndevs; k++)
 		pre |= r->devs[k].pre.on;

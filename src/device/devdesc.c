@@ -19,6 +19,7 @@
 #include "lib/byteorder.h"
 #include "lib/json.h"
 #include "device/blkview.h"
+#include "device/claim.h"
 #include "conf/options.h"
 #include "lib/parse.h"
 #include "device/devdesc.h"
@@ -113,12 +114,13 @@ static void lbmd_read(int fd, struct devdesc_lbmd *l)
 	devdesc_lbmd_parse((const uint8_t *)&cap, sizeof(cap), l);
 }
 
-int devdesc_open(struct dix_devdesc *t, const char *path, int write,
-		uint64_t create_size, char *err, size_t errlen)
+int devdesc_open(struct dix_devdesc *t, const char *path, unsigned int how,
+		 char *err, size_t errlen)
 {
+	int write = !!(how & DEVDESC_WRITE);
+	int flags = (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
 	struct blkview bv;
 	struct stat st;
-	int flags = (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
 	const char *base;
 
 	memset(t, 0, sizeof(*t));
@@ -132,7 +134,7 @@ int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 	snprintf(t->name, sizeof(t->name), "%s", base ? base + 1 : path);
 
 	if (stat(path, &st)) {
-		if (errno != ENOENT || !create_size || !write) {
+		if (errno != ENOENT || !(how & DEVDESC_CREATE) || !write) {
 			int e = errno;
 
 			snprintf(err, errlen, "%s: %s%s", path, strerror(e),
@@ -141,19 +143,29 @@ int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 			return -e;
 		}
 		flags |= O_CREAT;
+		t->created = 1;
 	} else if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen,
 			 "%s: not a block device or regular file", path);
 		return -EINVAL;
 	}
 
-	t->fd = open(path, flags, 0644);
+	/* the run's one descriptor, claimed and locked (claim.h) */
+	t->fd = claim_open(path, flags, !!(how & DEVDESC_FORCE), &t->claim,
+			   err, errlen);
+	if (t->fd == -EEXIST && (flags & O_CREAT)) {
+		/* made since the stat() (another rank, another run): not ours */
+		t->created = 0;
+		t->fd = claim_open(path, flags & ~O_CREAT,
+				   !!(how & DEVDESC_FORCE), &t->claim, err,
+				   errlen);
+	}
 	if (t->fd < 0) {
-		int e = errno;
+		int e = t->fd;
 
-		snprintf(err, errlen, "%s: cannot open with O_DIRECT: %s",
-			 path, strerror(e));
-		return -e;
+		t->fd = -1;
+		t->created = 0;
+		return e;
 	}
 	if (fstat(t->fd, &st)) {
 		int e = errno;
@@ -204,28 +216,7 @@ int devdesc_open(struct dix_devdesc *t, const char *path, int write,
 			t->max_sectors_kb = bv.max_sectors_kb;
 			t->max_hw_sectors_kb = bv.max_hw_sectors_kb;
 		}
-		if ((uint64_t)st.st_size < create_size) {
-			if (!write) {
-				snprintf(err, errlen,
-					 "%s: its size is %llu bytes, less than --offset + --size (%llu bytes); a read run never extends a file",
-					 path, (unsigned long long)st.st_size,
-					 (unsigned long long)create_size);
-				devdesc_close(t);
-				return -EINVAL;
-			}
-			if (ftruncate(t->fd, create_size)) {
-				int e = errno;
-
-				snprintf(err, errlen,
-					 "%s: cannot extend it from its size of %llu bytes to --offset + --size (%llu bytes): %s",
-					 path, (unsigned long long)st.st_size,
-					 (unsigned long long)create_size,
-					 strerror(e));
-				devdesc_close(t);
-				return -e;
-			}
-			st.st_size = create_size;
-		}
+		/* never resized here: the caller decides (core/dev.c) */
 		t->size = st.st_size;
 	}
 	return 0;
@@ -285,8 +276,35 @@ int devdesc_fit_region(const struct dix_devdesc *t, struct dix_opts *o,
 	return 0;
 }
 
+int devdesc_resize(struct dix_devdesc *t, uint64_t size, char *err,
+		   size_t errlen)
+{
+	struct stat st;
+
+	if (fstat(t->fd, &st)) {
+		snprintf(err, errlen, "%s: %s", t->path, strerror(errno));
+		return -errno;
+	}
+	if ((uint64_t)st.st_size < size && ftruncate(t->fd, size)) {
+		int e = errno;
+
+		snprintf(err, errlen,
+			 "%s: cannot extend it from its size of %llu bytes to %llu bytes: %s",
+			 t->path, (unsigned long long)st.st_size,
+			 (unsigned long long)size, strerror(e));
+		return -e;
+	}
+	t->size = size;
+	t->created = 0;
+	return 0;
+}
+
 void devdesc_close(struct dix_devdesc *t)
 {
+	/* made by this open and never sized: a setup error left it empty */
+	if (t->created && t->fd >= 0)
+		unlink(t->path);
+	t->created = 0;
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;

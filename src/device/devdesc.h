@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "device/claim.h"
 #include "device/devdesc_nvme.h"
 #include "device/devdesc_scsi.h"
 #include "pi/pi.h"
@@ -120,6 +121,8 @@ int devdesc_lbmd_pif(const struct devdesc_lbmd *l, struct pi_format *f,
  * @dm: a device-mapper mapping: its table and the stack beneath (the dm
  *	layer over the block provider, device/dmmap.h); NULL otherwise
  * @dm_err: a mapping whose table could not be read: why ("" otherwise)
+ * @claim: what devdesc_open() holds on @fd (the O_EXCL claim, the lock)
+ * @created: devdesc_open() created the file, and it is still empty
  */
 struct dix_devdesc {
 	const char *path;
@@ -143,6 +146,8 @@ struct dix_devdesc {
 	struct devdesc_nvme nvme;
 	struct dmmap *dm;
 	char dm_err[200];
+	struct dix_claim claim;
+	int created;
 };
 
 /* What devdesc_ask() asks the device itself (besides what the kernel says). */
@@ -181,16 +186,35 @@ static inline const char *devdesc_verb(const struct dix_devdesc *t, bool write)
 void devdesc_open_crypto(struct dix_devdesc *t, const char *path,
 			const char *alg, uint64_t size, uint32_t bs);
 
+/* How devdesc_open() opens its target. */
+#define DEVDESC_WRITE	0x1	/* read-write (else read-only) */
+#define DEVDESC_CREATE	0x2	/* a missing regular file is created, empty */
+#define DEVDESC_FORCE	0x4	/* --force: a claim or lock held elsewhere warns */
+
 /**
- * devdesc_open() - open @path with O_DIRECT for reading (and writing when
- * @write), creating a regular file of @create_size bytes when it does not
- * exist (@create_size 0: a missing file is an error).
+ * devdesc_open() - open @path with O_DIRECT for reading (and writing with
+ * DEVDESC_WRITE in @how), claimed and locked against other writers
+ * (device/claim.h: @t->claim says what is held, @t->claim.warn what
+ * --force let through).  A missing file is created empty with
+ * DEVDESC_CREATE (@t->created), an error otherwise.  Nothing here changes
+ * the size of the target: devdesc_resize() does, once every check passed.
  * @err: reason on failure, naming the path
  *
- * Return: 0 or -errno (then nothing is left open).
+ * Return: 0 or -errno (then nothing is left open, nothing created).
  */
-int devdesc_open(struct dix_devdesc *t, const char *path, int write,
-		uint64_t create_size, char *err, size_t errlen);
+int devdesc_open(struct dix_devdesc *t, const char *path, unsigned int how,
+		 char *err, size_t errlen);
+
+/**
+ * devdesc_resize() - extend the regular file of @t to @size bytes (never
+ * shrunk), and make @size its size; a file devdesc_open() created is the
+ * run's from here on (devdesc_close() keeps it).
+ * @err: reason on failure, naming the path and both sizes
+ *
+ * Return: 0 or -errno.
+ */
+int devdesc_resize(struct dix_devdesc *t, uint64_t size, char *err,
+		   size_t errlen);
 
 struct dix_opts;
 
@@ -208,7 +232,11 @@ struct dix_opts;
 int devdesc_fit_region(const struct dix_devdesc *t, struct dix_opts *o,
 		      char *err, size_t errlen, char *warn, size_t warnlen);
 
-/** devdesc_close() - close the descriptor. */
+/**
+ * devdesc_close() - close the descriptor, which ends the claim and the
+ * lock; a file devdesc_open() created and devdesc_resize() never sized is
+ * removed, so a run refused in its setup leaves nothing behind.
+ */
 void devdesc_close(struct dix_devdesc *t);
 
 /** integrity_print() - the kernel integrity view as one human line. */

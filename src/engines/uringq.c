@@ -86,6 +86,14 @@ int uringq_getevents(struct uringq *q, unsigned int min)
 
 void uringq_exit(struct uringq *q)
 {
+	/*
+	 * A registered file is put by the ring's exit work, which runs after
+	 * close(): the target's O_EXCL claim and lock would outlive the run
+	 * (the next sweep point, or the next dixload, found it held in 1 of
+	 * 6 back-to-back runs).  Unregistering puts it before returning.
+	 * No file registered: -ENXIO, nothing to do.
+	 */
+	io_uring_unregister_files(&q->ring);
 	io_uring_queue_exit(&q->ring);
 	free(q->ready);
 	q->ready = NULL;
