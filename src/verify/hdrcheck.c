@@ -36,9 +36,12 @@
  * fio's own header keeps its offset at byte 16, not 8.  Blocks holding
  * dixload's own data are of course recognised: that is the point.
  *
- * Cost: only blocks that failed the fast path come here; one never
- * written takes the cheap rules, one body probe per format and, only when
- * a cheap rule hinted, the recovered candidates: about 70 instructions.
+ * Cost: only blocks that failed the fast path come here, and verify.c
+ * sends a fresh disk's blocks (one byte repeated) to none of it.  One of
+ * random bytes takes the cheap rules, one body probe per format and, only
+ * when a cheap rule hinted, the recovered candidates: about 500
+ * instructions (callgrind, 16 MiB of random data read in 4 KiB I/Os of
+ * 512-byte blocks: 21249850 -> 37604258 in all), data no dixload wrote.
  */
 #include "config.h"
 

@@ -385,9 +385,10 @@ static enum verify_kind damaged_magic(const unsigned char *blk,
  * repeated (a fresh disk's zeroes, an erased flash's 0xff): nothing in them
  * is dixload's, since hdr_examine() would void every header rule for them
  * and a body probe matches such bytes with probability 2^-128.  Said in a
- * few instructions, where the examination costs about 190 (callgrind, a
- * 16 MiB zero file read in 4 KiB: 564 a block before this test and the
- * cheaper probes).
+ * few instructions, first: a 16 MiB zero file read in 4 KiB I/Os of
+ * 512-byte blocks cost 564 instructions a block more than the old "no
+ * exact magic, never written" through the whole examination, 66 with this
+ * test (callgrind, 20582568 -> 22752975 in all).
  */
 static int one_byte_repeated(const unsigned char *blk)
 {

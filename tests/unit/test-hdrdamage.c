@@ -284,7 +284,7 @@ static void named(void)
 	/* a block zeroed whole is never written to the block alone */
 	memset(buf + 512, 0, 512);
 	is_int(verify_block_near(buf + 512, 512, 5000 * 512ull, buf, &f),
-	       VF_UNWRITTEN, "a block zeroed whole: no trace of dixload in it (an error only where the run knows it wrote: tests/sh/lost-write.sh)");
+	       VF_UNWRITTEN, "a block zeroed whole: no trace of dixload in it (an error only where the run knows it wrote: tests/sh/header-damage.sh)");
 }
 
 int main(void)
