@@ -39,6 +39,7 @@ enum {
 	SLOW_PREP = 4,		/* --pi app tuples, --inject tags */
 	SLOW_JOURNAL = 8,	/* --journal intents and acknowledgements */
 	SLOW_CHECK = 16,	/* reads are checked: --verify, --pi app */
+	SLOW_WMAP = 32,		/* the written map (job-verify.h) */
 };
 
 struct wctx {
@@ -69,6 +70,8 @@ struct wctx {
 	unsigned int slow;	/* SLOW_* the job's features need */
 	int pre;		/* the preconditioning pass */
 	uint64_t pre_next;	/* its next offset */
+	uint64_t *wmap;		/* the I/Os of the slice this load wrote
+				 * (job-verify.h), or NULL */
 };
 
 static inline void cadd(uint64_t *p, uint64_t v)

@@ -67,9 +67,17 @@ JOB_HOT void account_done(struct wctx *x, const struct dix_io *io)
 		lat_add(&w->lat[io->dir], ns);
 	else
 		worker_count_odd(w, io->dir, io->len, ns);
-	/* --journal: the write is acknowledged (its seq is in its header) */
-	if (unlikely(x->slow & SLOW_JOURNAL) && io->dir == DIX_WRITE)
-		journal_acked(x, io);
+	/*
+	 * --journal: the write is acknowledged (its seq is in its header);
+	 * the written map: a later read of it must find its header
+	 */
+	if (unlikely(x->slow & (SLOW_JOURNAL | SLOW_WMAP)) &&
+	    io->dir == DIX_WRITE) {
+		if (x->slow & SLOW_JOURNAL)
+			journal_acked(x, io);
+		if (x->slow & SLOW_WMAP)
+			written_mark(x, io);
+	}
 }
 
 /*
@@ -229,7 +237,8 @@ static unsigned int job_slow(const struct wctx *x)
 	return (x->track ? SLOW_TRACK : 0) | (x->capped ? SLOW_CAP : 0) |
 	       (x->pi_app || x->inj.n ? SLOW_PREP : 0) |
 	       (x->r->journal_write ? SLOW_JOURNAL : 0) |
-	       (x->pi_app || x->o->verify != VERIFY_OFF ? SLOW_CHECK : 0);
+	       (x->pi_app || x->o->verify != VERIFY_OFF ? SLOW_CHECK : 0) |
+	       (x->wmap ? SLOW_WMAP : 0);
 }
 
 void *worker_main(void *arg)

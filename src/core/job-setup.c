@@ -15,6 +15,7 @@
 
 #include "core/job-extents.h"
 #include "core/job-setup.h"
+#include "core/job-verify.h"
 #include "lib/tclock.h"
 #include "lib/util.h"
 #include "verify/verify.h"
@@ -154,6 +155,11 @@ int worker_setup(struct wctx *x)
 		   (o->verify != VERIFY_OFF || depth > 1);
 	if (x->track && inflight_init(&x->fl, depth))
 		return -ENOMEM;
+	if (verify_map_init(x)) {
+		snprintf(w->errmsg, sizeof(w->errmsg),
+			 "out of memory for the map of the blocks written");
+		return -ENOMEM;
+	}
 	gen_init(&x->g, (w->end - w->start) / o->bs, rw_is_random(o->rw),
 		 o->runtime > 0, o->seed * 0x2545f4914f6cdd1dull + w->id + 1);
 	return 0;
@@ -177,4 +183,5 @@ void worker_teardown(struct wctx *x)
 	free(x->free);
 	if (x->track)
 		inflight_free(&x->fl);
+	verify_map_free(x);
 }

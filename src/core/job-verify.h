@@ -7,6 +7,14 @@
  * judges the versions found.  Once the blocks are checked, open extents
  * next to them may close.
  *
+ * A block without a header where the run itself wrote is a lost (or
+ * misdirected) write, an error whatever --verify says: the run knows it
+ * wrote the whole slice when its preconditioning completed (precond.h),
+ * and a load that writes and reads over --runtime passes marks the I/Os it
+ * wrote in a bitmap, one bit per --bs I/O of the slice (a pass without a
+ * --runtime loop touches every I/O once, so it never reads what it wrote,
+ * and keeps no map).  A --journal check pass has the journal (job-journal.h).
+ *
  * Inline: the depth loop checks every read here, and the intact blocks of
  * a read go through in one verify_run() call.
  */
@@ -21,6 +29,54 @@
 #include "lib/util.h"
 #include "verify/extent.h"
 #include "verify/verify.h"
+
+/**
+ * verify_map_init() - the written map of a load that writes and then reads
+ * what it wrote (above); none for the others.  Return: 0 or -ENOMEM.
+ */
+int verify_map_init(struct wctx *x);
+
+/** verify_map_free() - free the written map. */
+void verify_map_free(struct wctx *x);
+
+/**
+ * lost_write() - the block at byte @off has no header where the run wrote
+ * it: a bad block of kind verify, cause CAUSE_LOST.
+ */
+void lost_write(struct wctx *x, uint64_t off);
+
+/** written_mark() - the load's write @io completed: mark it written. */
+static inline void written_mark(struct wctx *x, const struct dix_io *io)
+{
+	uint64_t u = (io->offset - x->w->start) / x->o->bs;
+
+	x->wmap[u / 64] |= 1ull << (u % 64);
+}
+
+/* Whether the run wrote the block at byte @off (a worker's own slice). */
+static inline int run_wrote(const struct wctx *x, uint64_t off)
+{
+	uint64_t u;
+
+	if (x->w->dev->pres.complete)
+		return 1;
+	if (!x->wmap)
+		return 0;
+	u = (off - x->w->start) / x->o->bs;
+	return !!(x->wmap[u / 64] & (1ull << (u % 64)));
+}
+
+/* The block before the one at @i of @io, else the one after, or NULL. */
+static inline const unsigned char *near_block(const struct wctx *x,
+					      const struct dix_io *io,
+					      uint32_t i)
+{
+	const unsigned char *b = io->buf;
+
+	if (i >= x->lbs)
+		return b + i - x->lbs;
+	return i + x->lbs < io->len ? b + i + x->lbs : NULL;
+}
 
 /*
  * verify_read_rest() - verify_read() once verify_run() found the first @i
@@ -46,13 +102,18 @@ static __attribute__((noinline)) void verify_read_rest(struct wctx *x,
 		i += n;
 		if (i >= io->len)
 			break;
-		k = verify_block(b + i, x->lbs, io->offset + i, &f);
+		k = verify_block_near(b + i, x->lbs, io->offset + i,
+				      near_block(x, io, i), &f);
 		if (x->r->journal && !x->r->journal_write &&
 		    (k == VF_OK || k == VF_UNWRITTEN) &&
 		    journal_refuses(x, b + i, io->offset + i, k == VF_OK))
 			goto next;
 		if (k == VF_OK)
 			goto next;
+		if (k == VF_UNWRITTEN && run_wrote(x, io->offset + i)) {
+			lost_write(x, io->offset + i);
+			goto next;
+		}
 		if (k == VF_UNWRITTEN) {
 			cadd(&x->w->c.unwritten, 1);
 			if (x->o->verify != VERIFY_STRICT)

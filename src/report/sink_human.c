@@ -430,12 +430,36 @@ static void transitions_human(FILE *f, const struct rec_summary *r,
 		      f);
 }
 
+/*
+ * The never-written blocks of @t (@read: the blocks read, 0 when not
+ * known), their share, and what makes them errors: a user who wrote the
+ * region in an earlier run reads "not errors" and learns that a write
+ * lost there passes unless --verify strict or that run's --journal says
+ * otherwise (a run that wrote the blocks itself fails them anyway).
+ */
 static void unwritten_human(FILE *f, const struct rec_summary *r,
-			    const struct dix_totals *t)
+			    const struct dix_totals *t, uint64_t read)
 {
-	if (t->unwritten && r->o->verify != VERIFY_OFF)
-		fprintf(f, "blocks read without a dixload header (never written): %llu\n",
-			(unsigned long long)t->unwritten);
+	double pct;
+
+	if (!t->unwritten || r->o->verify == VERIFY_OFF)
+		return;
+	fprintf(f, "blocks read without a dixload header (never written): %llu",
+		(unsigned long long)t->unwritten);
+	if (read >= t->unwritten && read) {
+		pct = 100.0 * t->unwritten / read;
+		fprintf(f, pct < 0.1 ? " of %llu read (%.2g %%)" :
+			" of %llu read (%.1f %%)", (unsigned long long)read, pct);
+	}
+	fputs(r->o->verify == VERIFY_STRICT ? "; errors (--verify strict)\n" :
+	      "; not errors: --verify strict makes them errors, and --journal FILE (kept by the run that wrote) those it wrote\n",
+	      f);
+}
+
+/* Blocks read on target @k (@lbs its logical block size). */
+static uint64_t blocks_read(const struct dix_totals *t, uint32_t lbs)
+{
+	return lbs ? t->c.bytes[DIX_READ] / lbs : 0;
 }
 
 /* One rank's section of the summary (MPI). */
@@ -529,7 +553,7 @@ static void human_summary(void *priv, const struct rec_summary *r)
 	const struct dix_totals *t = r->t, *dt = r->dt;
 	FILE *f = out(priv);
 	int k, multi = r->ndevs > 1 && !t->ranks;
-	uint64_t bad = t->ext_blocks + t->ext_dropped_blocks;
+	uint64_t bad = t->ext_blocks + t->ext_dropped_blocks, nread;
 
 	if (!r->started) {
 		never_started(f, r, multi);
@@ -542,7 +566,7 @@ static void human_summary(void *priv, const struct rec_summary *r)
 		fprintf(f, "--- %s: %.2f s ---\n", d->path, dt[k].elapsed);
 		rates_human(f, &dt[k]);
 		summary_extents(f, r, &dt[k], d->t->lbs);
-		unwritten_human(f, r, &dt[k]);
+		unwritten_human(f, r, &dt[k], blocks_read(&dt[k], d->t->lbs));
 		transitions_human(f, r, d->tr, d->ntr, d->pre_ran);
 	}
 	for (k = 0; k < t->nranks; k++)
@@ -577,7 +601,12 @@ static void human_summary(void *priv, const struct rec_summary *r)
 	/* the CPU seconds are reduced at the end only */
 	if (!t->cut || !t->cut->job)
 		cpu_human(f, t);
-	unwritten_human(f, r, t);
+	if (multi)
+		for (nread = 0, k = 0; k < r->ndevs; k++)
+			nread += blocks_read(&dt[k], r->devs[k].t->lbs);
+	else
+		nread = blocks_read(t, r->devs[0].t->lbs);
+	unwritten_human(f, r, t, nread);
 	transitions_human(f, r, r->tr, r->ntr, r->pre_ran);
 	if (t->cut)
 		cut_human(f, t->cut);

@@ -64,6 +64,9 @@ struct bad_extent {
 #define CAUSE_CHANGED	"content changed"
 #define CAUSE_HEADER	"header damaged"
 #define CAUSE_NO_HEADER	"no dixload header (never written, or the header was destroyed)"
+/* no header where this run wrote (it preconditioned the region, or wrote
+ * the block earlier in the load): the write was lost, or went elsewhere */
+#define CAUSE_LOST	"no dixload header where this run wrote (a lost or misdirected write)"
 
 /**
  * cause_intern() - the one shared copy of cause text @s.

@@ -21,7 +21,9 @@
  *
  * A read is checked by verify_run() first, a whole run of blocks at a time
  * (one call, no per-block bookkeeping); only a block that fails that fast
- * path goes through verify_block(), which names the failure.
+ * path goes through verify_block(), which names the failure: a block
+ * without an exact magic goes to hdr_examine() (hdrcheck.c), which tells a
+ * damaged dixload block from one dixload never wrote.
  */
 #include "config.h"
 
@@ -31,7 +33,9 @@
 
 #include "verify/extent.h"
 #include "verify/fmt3.h"
+#include "verify/hdrcheck.h"
 #include "lib/stats.h"
+#include "lib/util.h"
 #include "verify/pattern.h"
 #include "verify/verify.h"
 #include "verify/vhash.h"
@@ -288,6 +292,37 @@ static int pattern_diff(const unsigned char *blk, uint32_t bsize, int multi,
 }
 
 /*
+ * hdr_pattern_fn for hdrcheck.c: the first HDR_PROBE bytes of the DIXLOAD1
+ * (@multi 0) or DIXLOAD2 pattern for (@seed, @offset, @seq); any body of
+ * 32 bytes or more starts the same.
+ */
+static void pattern_probe(uint64_t seed, uint64_t offset, uint32_t seq,
+			  int multi, unsigned char *out)
+{
+	uint64_t s0 = pattern_seed(seed, offset, seq), s1 = nonzero(s0 ^ P1);
+
+	/* pgen_next()'s first two words: stream 0, then stream 0 or 1 */
+	st64(out, xs_next(&s0));
+	st64(out + 8, multi ? xs_next(&s1) : xs_next(&s0));
+}
+
+/*
+ * @f, a header found damaged (byte -1), names what hdr_examine() made of
+ * it: the fields, the format's magic, where its data belongs.
+ */
+static void header_fields(const unsigned char *blk, uint32_t bsize,
+			  uint64_t offset, const unsigned char *near,
+			  struct verify_fail *f)
+{
+	struct hdr_view v;
+
+	hdr_examine(blk, bsize, offset, pattern_probe, near, &v);
+	f->hdr_fields = v.fields;
+	f->magic_want = v.magic;
+	f->written_for = v.written_for;
+}
+
+/*
  * A DIXLOAD3 block (header words already in @f->hdr_offset): a header
  * whose check word or block size is wrong is damaged (byte -1, both check
  * words); else the body is held against the pool for the place the header
@@ -295,7 +330,8 @@ static int pattern_diff(const unsigned char *blk, uint32_t bsize, int multi,
  * misplaced, and a changed one names its first changed byte.
  */
 static enum verify_kind fmt3_block(const unsigned char *blk, uint32_t bsize,
-				   uint64_t offset, struct verify_fail *f)
+				   uint64_t offset, const unsigned char *near,
+				   struct verify_fail *f)
 {
 	uint64_t seed = ld64(blk + 16), w3 = ld64(blk + 24);
 	uint64_t stored = ld64(blk + 32);
@@ -307,34 +343,112 @@ static enum verify_kind fmt3_block(const unsigned char *blk, uint32_t bsize,
 		return f->kind = f->hdr_offset != offset ? VF_MISPLACED : VF_OK;
 	f->csum_expected = stored;
 	f->csum_found = check;
+	if (f->byte < 0)
+		header_fields(blk, bsize, offset, near, f);
 	return f->kind = VF_CHANGED;
+}
+
+/*
+ * A block without an exact magic: never written when nothing in it is
+ * dixload's, else damaged (hdrcheck.c has the rules and what they cost
+ * data that is not dixload's), the damaged fields named.
+ */
+static enum verify_kind damaged_magic(const unsigned char *blk,
+				      uint32_t bsize, uint64_t offset,
+				      const unsigned char *near,
+				      struct verify_fail *f)
+{
+	struct hdr_view v;
+
+	if (!hdr_examine(blk, bsize, offset, pattern_probe, near, &v))
+		return f->kind = VF_UNWRITTEN;
+	f->hdr_fields = v.fields;
+	f->magic_want = v.magic;
+	f->written_for = v.written_for;
+	f->csum_expected = ld64(blk + 32);
+	f->csum_found = vhash_hdr_mix(v.written_for, v.identified ? v.seed :
+				      ld64(blk + 16), v.identified ? v.w3 :
+				      ld64(blk + 24));
+	return f->kind = VF_CHANGED;
+}
+
+/*
+ * The header and the first HDR_PROBE body bytes of @blk are one byte
+ * repeated (a fresh disk's zeroes, an erased flash's 0xff): nothing in them
+ * is dixload's, since hdr_examine() would void every header rule for them
+ * and a body probe matches such bytes with probability 2^-128.  Said in a
+ * few instructions, first: a 16 MiB zero file read in 4 KiB I/Os of
+ * 512-byte blocks cost 564 instructions a block more than the old "no
+ * exact magic, never written" through the whole examination, 66 with this
+ * test (callgrind, 20582568 -> 22752975 in all).
+ */
+static int one_byte_repeated(const unsigned char *blk)
+{
+	uint64_t w = ld64(blk), acc = 0;
+	int i;
+
+	if (w != (w & 0xff) * 0x0101010101010101ull)
+		return 0;
+	for (i = 8; i < DIX_HDR_SIZE + HDR_PROBE; i += 8)
+		acc |= ld64(blk + i) ^ w;
+	return !acc;
+}
+
+/* A header whose magic is exact, to lend its identity (hdrcheck.h). */
+static const unsigned char *near_header(const void *nb)
+{
+	uint64_t m;
+
+	if (!nb)
+		return NULL;
+	m = ld64(nb);
+	return m == DIX_HDR_MAGIC1 || m == DIX_HDR_MAGIC2 ||
+	       m == DIX_HDR_MAGIC3 ? nb : NULL;
 }
 
 enum verify_kind verify_block(const void *data, uint32_t bsize,
 			      uint64_t offset, struct verify_fail *f)
 {
-	const unsigned char *blk = data;
+	return verify_block_near(data, bsize, offset, NULL, f);
+}
+
+enum verify_kind verify_block_near(const void *data, uint32_t bsize,
+				   uint64_t offset, const void *nb,
+				   struct verify_fail *f)
+{
+	const unsigned char *blk = data, *near;
 	uint64_t magic, csum, stored, hdr_off, seed, w3;
 	uint32_t seq;
 	int intact;
 
+	magic = ld64(blk);
+	/* a fresh disk's blocks first, in a few instructions: the usual
+	 * failure of the fast path (VF_UNWRITTEN needs only these fields) */
+	if (magic != DIX_HDR_MAGIC1 && magic != DIX_HDR_MAGIC2 &&
+	    magic != DIX_HDR_MAGIC3 && one_byte_repeated(blk)) {
+		f->offset = offset;
+		f->byte = -1;
+		f->hdr_fields = 0;
+		return f->kind = VF_UNWRITTEN;
+	}
 	memset(f, 0, sizeof(*f));
 	f->offset = offset;
 	f->byte = -1;
-	magic = ld64(blk);
-	if (magic != DIX_HDR_MAGIC1 && magic != DIX_HDR_MAGIC2 &&
-	    magic != DIX_HDR_MAGIC3)
-		return f->kind = VF_UNWRITTEN;
-
+	near = near_header(nb);
 	hdr_off = ld64(blk + 8);
 	seed = ld64(blk + 16);
 	w3 = ld64(blk + 24);
 	seq = (uint32_t)w3;
 	stored = ld64(blk + 32);
 	f->hdr_offset = hdr_off;
+	f->magic = magic;
+	f->size_field = (uint32_t)(w3 >> 32);
+	if (magic != DIX_HDR_MAGIC1 && magic != DIX_HDR_MAGIC2 &&
+	    magic != DIX_HDR_MAGIC3)
+		return damaged_magic(blk, bsize, offset, near, f);
 
 	if (magic == DIX_HDR_MAGIC3)
-		return fmt3_block(blk, bsize, offset, f);
+		return fmt3_block(blk, bsize, offset, near, f);
 	if (magic == DIX_HDR_MAGIC1) {
 		csum = block_csum(blk, bsize);
 		intact = csum == stored;
@@ -363,11 +477,21 @@ enum verify_kind verify_block(const void *data, uint32_t bsize,
 		return f->kind = VF_OK;
 	}
 
-	/* Changed: find the first byte that differs from the pattern. */
 	f->kind = VF_CHANGED;
 	f->csum_expected = stored;
 	f->csum_found = csum;
-	pattern_diff(blk, bsize, magic == DIX_HDR_MAGIC2, seed, offset, seq, f);
+	/*
+	 * A body of another format (a damaged last byte of the magic) or a
+	 * field the body shows damaged: the header is.  Else the first byte
+	 * that differs from the pattern; none: the checksum itself.
+	 */
+	header_fields(blk, bsize, offset, near, f);
+	if (f->hdr_fields && !(f->hdr_fields & HDR_F_UNSURE))
+		return VF_CHANGED;
+	f->hdr_fields = 0;
+	if (!pattern_diff(blk, bsize, magic == DIX_HDR_MAGIC2, seed, offset,
+			  seq, f))
+		f->hdr_fields = HDR_F_CHECK;
 	return VF_CHANGED;
 }
 
@@ -387,6 +511,54 @@ uint32_t verify_run(const void *buf, uint32_t len, uint32_t bsize,
 		return vhash_run(buf, len / bsize, bsize, offset) * bsize;
 #endif
 	return 0;
+}
+
+/*
+ * A damaged header as an extent: the fields in the cause ("header damaged:
+ * magic, offset"; a cause holds no per-block values, and the few
+ * combinations of fields are few causes), their values in the detail.
+ */
+static void header_extent(const struct verify_fail *f, uint32_t lbs,
+			  struct bad_extent *b)
+{
+	char names[96], cause[128], det[400], fmt[9];
+	uint64_t want = htole64(f->magic_want);
+	int n = 0;
+
+	memcpy(fmt, &want, 8);
+	fmt[8] = '\0';
+
+	if (f->hdr_fields) {
+		snprintf(cause, sizeof(cause), "%s: %s", CAUSE_HEADER,
+			 hdr_fields_text(f->hdr_fields, names, sizeof(names)));
+		b->cause = cause_intern(cause);
+	} else {
+		b->cause = cause_intern(CAUSE_HEADER);
+	}
+	det[0] = '\0';
+	if (f->csum_expected != f->csum_found)
+		n = snprintf(det, sizeof(det), "; checksum expected 0x%016llx, found 0x%016llx",
+			     (unsigned long long)f->csum_expected,
+			     (unsigned long long)f->csum_found);
+	if (f->hdr_fields & HDR_F_MAGIC)
+		n += snprintf(det + n, sizeof(det) - n,
+			      "; magic 0x%016llx, %s is 0x%016llx",
+			      (unsigned long long)f->magic, fmt,
+			      (unsigned long long)f->magic_want);
+	if (f->hdr_fields & HDR_F_OFFSET)
+		n += snprintf(det + n, sizeof(det) - n,
+			      "; offset field %llu (LBA %llu)",
+			      (unsigned long long)f->hdr_offset,
+			      (unsigned long long)(f->hdr_offset / lbs));
+	if (f->hdr_fields & HDR_F_SIZE)
+		n += snprintf(det + n, sizeof(det) - n,
+			      "; block size field %u", f->size_field);
+	if (f->hdr_fields && f->written_for != f->offset)
+		snprintf(det + n, sizeof(det) - n,
+			 "; holds data written for LBA %llu",
+			 (unsigned long long)(f->written_for / lbs));
+	/* each part starts "; ": the first one's is cut */
+	b->detail = det[0] ? xstrdup(det + 2) : NULL;
 }
 
 void verify_extent(const struct verify_fail *f, uint32_t lbs,
@@ -411,11 +583,7 @@ void verify_extent(const struct verify_fail *f, uint32_t lbs,
 			b->found = f->found;
 			break;
 		}
-		b->cause = cause_intern(CAUSE_HEADER);
-		if (asprintf(&b->detail, "checksum expected 0x%016llx, found 0x%016llx",
-			     (unsigned long long)f->csum_expected,
-			     (unsigned long long)f->csum_found) < 0)
-			b->detail = NULL;
+		header_extent(f, lbs, b);
 		break;
 	default:
 		b->cause = cause_intern(CAUSE_NO_HEADER);

@@ -9,8 +9,11 @@
  * offset, seq).  A reader needs no state from the
  * writer, so verification works within a run and across runs: a block
  * whose body or check word fails has changed; a block whose header names another
- * offset sits at the wrong place; a block without the magic was never
- * written (an error only with --verify strict).
+ * offset sits at the wrong place; a block in which nothing is dixload's
+ * (hdrcheck.h: not the magic within a few bits, nor a field vouched for
+ * by another, nor the body) was never written (an error with --verify
+ * strict, or where the run knows it wrote: job-verify.h); any other
+ * block that fails is damaged, whatever part of it is.
  */
 #ifndef DIX_VERIFY_H
 #define DIX_VERIFY_H
@@ -22,7 +25,7 @@
 
 enum verify_kind {
 	VF_OK,		/* header present and block intact */
-	VF_UNWRITTEN,	/* no header: never written by dixload */
+	VF_UNWRITTEN,	/* nothing in it is dixload's: never written */
 	VF_CHANGED,	/* checksum mismatch: content changed */
 	VF_MISPLACED,	/* intact block that belongs at another offset */
 };
@@ -38,6 +41,12 @@ enum verify_kind {
  *	body is intact, or not compared, and the header was damaged)
  * @expected: the byte the body has there
  * @found: the byte read there
+ * @hdr_fields: VF_CHANGED with @byte -1: the damaged header fields
+ *	(HDR_F_* of hdrcheck.h; 0 when not known)
+ * @magic: the magic read (VF_CHANGED)
+ * @magic_want: with HDR_F_MAGIC: the magic of the block's format
+ * @size_field: the block size its header names (VF_CHANGED)
+ * @written_for: with @hdr_fields: the offset its data was written for
  */
 struct verify_fail {
 	enum verify_kind kind;
@@ -46,6 +55,10 @@ struct verify_fail {
 	uint64_t csum_expected, csum_found;
 	int byte;
 	uint8_t expected, found;
+	unsigned int hdr_fields;
+	uint64_t magic, magic_want;
+	uint32_t size_field;
+	uint64_t written_for;
 };
 
 /**
@@ -77,6 +90,16 @@ enum verify_kind verify_block(const void *blk, uint32_t bsize,
 			      uint64_t offset, struct verify_fail *f);
 
 /**
+ * verify_block_near() - verify_block() given @near, a neighbouring block
+ * of the same read (or NULL): when @near's magic is exact, its seed and
+ * sequence are tried on a block whose header is destroyed whole, since
+ * the blocks of one write share them (hdrcheck.h).
+ */
+enum verify_kind verify_block_near(const void *blk, uint32_t bsize,
+				   uint64_t offset, const void *near,
+				   struct verify_fail *f);
+
+/**
  * verify_header_id() - the run seed and write sequence number in the header
  * of @blk; only meaningful for a block verify_block() found VF_OK.
  */
@@ -98,8 +121,9 @@ struct bad_extent;
  * verify_extent() - the bad block @f (not VF_OK) as a one-block extent of
  * kind verify, for a target of logical block size @lbs: misplaced with the
  * LBA its data was written for, content changed with the first changed
- * byte, header damaged with both checksums in @b->detail (malloc'd), or no
- * header.
+ * byte, header damaged naming the damaged fields in the cause ("header
+ * damaged: magic") and their values and both check words in @b->detail
+ * (malloc'd), or no header.
  */
 void verify_extent(const struct verify_fail *f, uint32_t lbs,
 		   struct bad_extent *b);

@@ -8,6 +8,7 @@
 
 #include "verify/extent.h"
 #include "verify/fmt3.h"
+#include "verify/hdrcheck.h"
 #include "verify/pool.h"
 #include "hexfile.h"
 #include "lib/stats.h"
@@ -318,7 +319,8 @@ static void fmt3_spelled_out(void)
 
 /*
  * One changed byte at every position of a block (0x5a xored in), block 3
- * of a 4 KiB I/O: in the magic the block reads as unwritten, in the rest
+ * of a 4 KiB I/O: in the magic the block reads as header damaged: magic
+ * (it read as never written before issue 33), in the rest
  * of the header (offset, seed, sequence and size, check word) as header
  * damaged, in the body as changed at that byte with the right expected
  * and found; every build's fast path stops at block 3.
@@ -340,7 +342,8 @@ static void fmt3_every_byte(uint32_t bs, uint32_t n)
 		blk[p] ^= 0x5a;
 		kind = verify_block(blk, bs, off + k * bs, &f);
 		if (p < 8)
-			bad[0] += kind != VF_UNWRITTEN;
+			bad[0] += kind != VF_CHANGED || f.byte != -1 ||
+				  f.hdr_fields != HDR_F_MAGIC;
 		else if (p < 32)
 			bad[1] += kind != VF_CHANGED || f.byte != -1;
 		else if (p < DIX_HDR_SIZE)
@@ -355,7 +358,7 @@ static void fmt3_every_byte(uint32_t bs, uint32_t n)
 				runs += builds3[b]->run(buf, n, bs, off) != k;
 		runs += verify_run(buf, len, bs, off) != k * bs;
 	}
-	is_intf(bad[0], 0, "DIXLOAD3 %u-byte blocks: a changed magic reads as unwritten", bs);
+	is_intf(bad[0], 0, "DIXLOAD3 %u-byte blocks: a changed magic: header damaged: magic (it read as never written before issue 33)", bs);
 	is_intf(bad[1], 0, "DIXLOAD3 %u-byte blocks: a changed offset, seed, sequence or size: header damaged", bs);
 	is_intf(bad[2], 0, "DIXLOAD3 %u-byte blocks: a changed check word: header damaged, both words", bs);
 	is_intf(bad[3], 0, "DIXLOAD3 %u-byte blocks: every changed body byte named with expected and found", bs);
@@ -611,8 +614,8 @@ int main(void)
 	is_int(f.byte, -1, "no pattern byte differs");
 	verify_extent(&f, 512, &e);
 	extent_describe(&e, 512, msg, sizeof(msg));
-	ok(!strncmp(msg, "verify: LBA 2048: header damaged (checksum expected 0x", 54) &&
-	   strstr(msg, ", found 0x"), "header damage: both checksums (%s)", msg);
+	ok(!strncmp(msg, "verify: LBA 2048: header damaged: check word (checksum expected 0x", 66) &&
+	   strstr(msg, ", found 0x"), "header damage: the check word named, both checksums (%s)", msg);
 	extent_free(&e);
 
 	/* a whole intact block at the wrong place */
