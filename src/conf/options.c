@@ -193,7 +193,7 @@ const struct dix_option dix_options[] = {
 	{
 		.name = "dm-reload", .type = OPT_LIST, .off = OFF(dm_reload),
 		.flags = OPT_ACTION, .complete = CPL_FILE, .metavar = "DEV@SEC",
-		.help = "suspend device-mapper mapping DEV, load its live table again as read, resume, at second SEC (repeatable)",
+		.help = "suspend device-mapper mapping DEV, load its live table again as read, resume, at second SEC (repeatable); refused, without --force, when anyone besides dixload has it open, mounted or stacked on",
 	},
 	{
 		.name = "priority", .type = OPT_LIST, .off = OFF(priority),

@@ -269,12 +269,12 @@ static void act_module(struct ctl *c, const struct action *a)
  */
 static int dmreload_step(struct ctl *c, const struct action *a, int end)
 {
-	char what[4200], name[128] = "", why[512] = "", detail[1400];
-	char *drv = NULL;
+	char what[4200], name[128] = "", why[512] = "", detail[2000];
+	char users[1024] = "", *drv = NULL;
 	double t = ctl_elapsed(c), start = dix_now(), susp = 0, dur;
 	struct dix_evdata data;
 	struct kw_diff d;
-	int e;
+	int e, busy;
 
 	ctl_action_what(a, what, sizeof(what));
 	if (end) {
@@ -282,10 +282,18 @@ static int dmreload_step(struct ctl *c, const struct action *a, int end)
 
 		snprintf(what + n, sizeof(what) - n, " (end of run)");
 	}
-	/* dm-integrity's counter starts again at 0 with the new table */
-	dmbind_mismatch_bank(a->major, a->minor, 1);
-	e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
-	dmbind_mismatch_bank(a->major, a->minor, 0);
+	/* someone else may have opened it since the start */
+	busy = dm_reload_busy(a->major, a->minor, users, sizeof(users));
+	if (busy > 0 && !c->o->force) {
+		e = -EBUSY;
+		snprintf(why, sizeof(why), "not reloaded: in use: %.400s (--force reloads it anyway)",
+			 users);
+	} else {
+		/* dm-integrity's counter starts again at 0 with the new table */
+		dmbind_mismatch_bank(a->major, a->minor, 1);
+		e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
+		dmbind_mismatch_bank(a->major, a->minor, 0);
+	}
 	dur = dix_now() - start;
 	snapshot_diff(c, &d);
 	memset(&data, 0, sizeof(data));
@@ -299,9 +307,11 @@ static int dmreload_step(struct ctl *c, const struct action *a, int end)
 	if (e)
 		snprintf(detail, sizeof(detail), "%s: %s", name[0] ? name : a->arg, why);
 	else
-		snprintf(detail, sizeof(detail), "%s suspended %.3f s; %s%s", name, susp,
+		snprintf(detail, sizeof(detail), "%s suspended %.3f s; %s%s%s%.400s", name, susp,
 			 drv ? drv : "no crypto algorithm of it is followed",
-			 end ? "; reloaded once more after the priorities were restored: the mapping holds what the restored selection gives" : "");
+			 end ? "; reloaded once more after the priorities were restored: the mapping holds what the restored selection gives" : "",
+			 busy > 0 ? "; --force: reloaded although in use: " : "",
+			 busy > 0 ? users : "");
 	ctl_event(c, EV_ACTION, t, what, !e, dur, detail, &data, "dm-reload");
 	emit_changes(c, &d, 0);
 	kw_diff_free(&d);

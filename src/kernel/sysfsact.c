@@ -159,7 +159,8 @@ void sysfs_act(struct ctl *c, const struct action *a)
 		snprintf(detail, sizeof(detail), "write(2) returned %ld", ret);
 	}
 	n = strlen(detail);
-	/* the first write is the one whose file cannot be put back */
+	/* a file that cannot be put back: said once, at the first write
+	 * that reached it */
 	if (ret >= 0 && !s->orig && !c->o->sysfs_keep && !s->told) {
 		s->told = 1;
 		snprintf(detail + n, sizeof(detail) - n,

@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kernel/actions.h"
 #include "kernel/hotload.h"
 #include "kernel/sysfsact.h"
+#include "kernel/dmreload.h"
 #include "conf/options.h"
 #include "core/run.h"
 #include "device/devdesc.h"
@@ -416,6 +418,56 @@ static void test_control(void)
 	opts_free(&o);
 }
 
+/* dm_mounts_of(): a mapping's mounts, by MAJ:MIN or by source device */
+static void test_mounts(void)
+{
+	char path[200], where[256], blk[200];
+	const char *noskip = getenv("DIXLOAD_TEST_NO_SKIP");
+	struct stat st;
+	int have_blk;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/mountinfo", scratchdir);
+	f = fopen(path, "w");
+	if (!f) {
+		ok(0, "cannot write %s", path);
+		return;
+	}
+	fputs("22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+	      "40 22 253:0 / /mnt/x rw,relatime shared:1 - ext2 /dev/mapper/dixdm rw\n"
+	      "41 22 253:0 /sub /mnt/y rw - ext2 /dev/mapper/dixdm rw\n"
+	      "42 22 253:10 / /mnt/z rw - ext2 /dev/dm-10 rw\n", f);
+	/* btrfs: an anonymous 0:N, the device as source (a block node of
+	 * our own, 7:99, made when root can) */
+	snprintf(blk, sizeof(blk), "%s/blk", scratchdir);
+	have_blk = !mknod(blk, S_IFBLK | 0600, makedev(7, 99));
+	fprintf(f, "43 22 0:55 / /mnt/b rw - btrfs %s rw\n", blk);
+	stat("/dev/null", &st);
+	fprintf(f, "44 22 0:56 / /mnt/n rw - btrfs /dev/null rw\n");
+	fclose(f);
+	is_int(dm_mounts_of(path, makedev(253, 0), where, sizeof(where)), 2,
+	       "mounts of 253:0: two, by MAJ:MIN (253:10 is another device)");
+	is_str(where, "/mnt/x", "the first mount point");
+	is_int(dm_mounts_of(path, makedev(253, 1), where, sizeof(where)), 0,
+	       "253:1: no mount");
+	is_str(where, "", "no mount point");
+	/* /dev/null is no block device: a source is matched only as one */
+	is_int(dm_mounts_of(path, st.st_rdev, where, sizeof(where)), 0,
+	       "a source that is no block device does not match");
+	is_int(dm_mounts_of("/nonexistent/mountinfo", makedev(253, 0), where,
+			    sizeof(where)), 0, "no mount table: 0");
+	if (have_blk) {
+		is_int(dm_mounts_of(path, makedev(7, 99), where, sizeof(where)), 1,
+		       "btrfs: matched by its source's device number");
+		is_str(where, "/mnt/b", "btrfs: its mount point");
+	} else {
+		ok(!(noskip && !strcmp(noskip, "1")),
+		   "# SKIP btrfs source match: no block node can be made here (not root)");
+	}
+	unlink(blk);
+	unlink(path);
+}
+
 /* sysfs_restore_value(): what to write back for the text a file read */
 static void test_restore_value(void)
 {
@@ -531,6 +583,7 @@ int main(void)
 	test_resolve();
 	test_control();
 	test_restore_value();
+	test_mounts();
 	test_keep();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratchdir);
 	return system(cmd) ? 99 : tap_done();
