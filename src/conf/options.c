@@ -183,7 +183,12 @@ const struct dix_option dix_options[] = {
 	{
 		.name = "sysfs", .type = OPT_LIST, .off = OFF(sysfs),
 		.flags = OPT_ACTION, .complete = CPL_SYSFS, .metavar = "PATH=VAL@SEC",
-		.help = "write VAL to a sysfs file at second SEC (repeatable)",
+		.help = "write VAL to a sysfs file at second SEC (repeatable); when the run ends, by its runtime, a signal or a failure, each file gets back what it held before the run's first write to it (unless --sysfs-keep)",
+	},
+	{
+		.name = "sysfs-keep", .type = OPT_FLAG, .off = OFF(sysfs_keep),
+		.flags = OPT_CLI_ONLY,
+		.help = "leave the files --sysfs wrote as the run set them (a note says what each held before)",
 	},
 	{
 		.name = "exec", .type = OPT_LIST, .off = OFF(exec),
@@ -193,7 +198,7 @@ const struct dix_option dix_options[] = {
 	{
 		.name = "dm-reload", .type = OPT_LIST, .off = OFF(dm_reload),
 		.flags = OPT_ACTION, .complete = CPL_FILE, .metavar = "DEV@SEC",
-		.help = "suspend device-mapper mapping DEV, load its live table again as read, resume, at second SEC (repeatable)",
+		.help = "suspend device-mapper mapping DEV, load its live table again as read, resume, at second SEC (repeatable); refused, without --force, when anyone besides dixload has it open, mounted or stacked on",
 	},
 	{
 		.name = "priority", .type = OPT_LIST, .off = OFF(priority),

@@ -78,6 +78,8 @@ struct str_list {
  * @pi: who generates and checks protection information
  * @inject: deliberate fault injection ("guard@N" ...)
  * @hotload/@unload/@sysfs/@exec/@dm_reload/@priority: scheduled actions ("SPEC@SEC")
+ * @sysfs_keep: leave the files --sysfs wrote as the run set them (else each
+ *	gets back what it held before the run's first write)
  * @plot: SVG file to write at the end
  * @log: CSV file of per-interval samples and events
  * @lat_log: file of per-interval latency histograms (JSON lines), or NULL
@@ -146,6 +148,7 @@ struct dix_opts {
 	struct str_list exec;
 	struct str_list dm_reload;
 	struct str_list priority;
+	int sysfs_keep;
 	char *plot;
 	char *log;
 	char *lat_log;

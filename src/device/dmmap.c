@@ -7,8 +7,10 @@
  *
  * A mapping is found by its sysfs dm/ directory; its table is asked by
  * device number, so a rename between the two cannot mislead.  Every table
- * text is masked by proto/dmtable.c as it is read and the ioctl buffer is
- * wiped: the description carries no key to any printer.
+ * text is masked by proto/dmtable.c as it is read and every buffer that
+ * held a reply is wiped (explicit_bzero), the kernel's too
+ * (DM_SECURE_DATA_FLAG, proto/dmioctl.h): the description carries no key
+ * to any printer.
  */
 #include "config.h"
 
@@ -26,21 +28,12 @@
 #include "device/blkview.h"
 #include "device/dmmap.h"
 #include "lib/json.h"
+#include "proto/dmioctl.h"
 #include "lib/util.h"
 
 #define DMCTL_PATH	"/dev/mapper/control"
 #define DMCTL_START	16384
 #define DMCTL_MAX	(4u << 20)
-
-/* Wipe and free a buffer that held a table. */
-static void wipe_free(void *p, size_t n)
-{
-	if (!p)
-		return;
-	memset(p, 0, n);
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-	free(p);
-}
 
 int dmctl_table(unsigned int major, unsigned int minor, int table,
 		uint8_t **buf, size_t *len, uint32_t *count, char *name)
@@ -59,20 +52,15 @@ int dmctl_table(unsigned int major, unsigned int minor, int table,
 			e = -ENOMEM;
 			break;
 		}
-		io->version[0] = DM_VERSION_MAJOR;
-		io->version[1] = 0;
-		io->version[2] = 0;
-		io->data_size = (uint32_t)size;
-		io->data_start = sizeof(*io);
-		io->dev = makedev(major, minor);
-		io->flags = table ? DM_STATUS_TABLE_FLAG : 0;
+		/* DM_SECURE_DATA_FLAG: the kernel wipes its copy of the keys */
+		dmio_status_request(io, size, major, minor, table);
 		if (ioctl(fd, DM_TABLE_STATUS, io) < 0) {
 			e = errno == ENXIO ? -ENXIO : -errno;
-			wipe_free(io, size);
+			dmio_wipe_free(io, size);
 			break;
 		}
 		if (io->flags & DM_BUFFER_FULL_FLAG) {
-			wipe_free(io, size);
+			dmio_wipe_free(io, size);
 			if (size >= DMCTL_MAX) {
 				e = -E2BIG;
 				break;
@@ -81,7 +69,7 @@ int dmctl_table(unsigned int major, unsigned int minor, int table,
 			continue;
 		}
 		if (io->data_size < io->data_start || io->data_size > size) {
-			wipe_free(io, size);
+			dmio_wipe_free(io, size);
 			e = -EBADMSG;
 			break;
 		}
@@ -94,9 +82,27 @@ int dmctl_table(unsigned int major, unsigned int minor, int table,
 			e = -ENOMEM;
 		else
 			memcpy(*buf, (uint8_t *)io + io->data_start, *len);
-		wipe_free(io, size);
+		dmio_wipe_free(io, size);
 		break;
 	}
+	close(fd);
+	return e;
+}
+
+int dmctl_open_count(unsigned int major, unsigned int minor, int *count)
+{
+	struct dm_ioctl io;
+	int fd, e = 0;
+
+	fd = open(DMCTL_PATH, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	memset(&io, 0, sizeof(io));
+	dmio_init(&io, sizeof(io), major, minor, 0);
+	if (ioctl(fd, DM_DEV_STATUS, &io) < 0)
+		e = -errno;
+	else
+		*count = io.open_count;
 	close(fd);
 	return e;
 }
@@ -113,7 +119,7 @@ int dmmap_mismatches(unsigned int major, unsigned int minor, uint64_t *count)
 	if (r)
 		return r;
 	r = dmt_integrity_mismatches(buf, len, n, count);
-	free(buf);
+	dmio_wipe_free(buf, len);
 	return r;
 }
 
@@ -184,7 +190,7 @@ static int read_level(const char *sysroot, unsigned int major,
 		return r;
 	}
 	r = dmt_parse_specs(buf, len, count, lv->t, DMT_TARGETS_MAX);
-	wipe_free(buf, len);
+	dmio_wipe_free(buf, len);
 	if (r < 0) {
 		snprintf(err, errlen, "device-mapper table of %s: %s",
 			 lv->name, r == -E2BIG ? "more lines than dixload reads" :

@@ -88,6 +88,15 @@ int dmctl_table(unsigned int major, unsigned int minor, int table,
 		uint8_t **buf, size_t *len, uint32_t *count, char *name);
 
 /**
+ * dmctl_open_count() - how many opens of mapping @major:@minor the kernel
+ * counts (DM_DEV_STATUS open_count): each open(2) of its block device, by
+ * anyone, a filesystem mounted on it and a mapping stacked on it included.
+ *
+ * Return: 0 with *@count, or -errno (-ENXIO: not a mapping).
+ */
+int dmctl_open_count(unsigned int major, unsigned int minor, int *count);
+
+/**
  * dmmap_mismatches() - the checksum mismatches dm-integrity counted on
  * mapping @major:@minor since its table was loaded (the first field of its
  * status line, summed over its integrity lines; a reload starts it at 0).

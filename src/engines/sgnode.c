@@ -59,6 +59,23 @@ static int read_devno(const char *path, dev_t *out)
 	return 0;
 }
 
+/*
+ * Remove the node at @node that this call made, if it is still the one it
+ * made (same inode as the open @fd, or, with @fd < 0, still a character
+ * device of number @sg): a node someone put there meanwhile stays.
+ */
+static void unmake(const char *node, int fd, dev_t sg)
+{
+	struct stat a, b;
+
+	if (lstat(node, &a) || !S_ISCHR(a.st_mode) || a.st_rdev != sg)
+		return;
+	if (fd >= 0 && (fstat(fd, &b) || a.st_dev != b.st_dev ||
+			a.st_ino != b.st_ino))
+		return;
+	unlink(node);
+}
+
 int sg_node_open(const char *sysfs, const char *devdir, dev_t blk,
 		 char *node, size_t nlen, char *why, size_t wlen)
 {
@@ -67,7 +84,7 @@ int sg_node_open(const char *sysfs, const char *devdir, dev_t blk,
 	struct stat st;
 	dev_t sg;
 	DIR *d;
-	int fd, r, ver = 0;
+	int fd = -1, r, ver = 0, tries, made = 0;
 
 	snprintf(dir, sizeof(dir), "%s/dev/block/%u:%u/device/scsi_generic",
 		 sysfs, major(blk), minor(blk));
@@ -97,30 +114,56 @@ int sg_node_open(const char *sysfs, const char *devdir, dev_t blk,
 		return r;
 	}
 	snprintf(node, nlen, "%s/%s", devdir, name);
-	if (stat(node, &st)) {
-		if (errno != ENOENT) {
+	/*
+	 * Another worker of this run may make the node, or remove the one it
+	 * made, between our stat and our open (each open of a made node is
+	 * followed by its removal): start again then, a few times.
+	 */
+	for (tries = 0; tries < 8 && fd < 0; tries++) {
+		made = 0;
+		if (stat(node, &st)) {
+			if (errno != ENOENT) {
+				r = errno;
+				snprintf(why, wlen, "%s: %s", node, strerror(r));
+				return -r;
+			}
+			/* no devtmpfs (or udev) made it: what they would have made */
+			if (mknod(node, S_IFCHR | 0600, sg)) {
+				r = errno;
+				if (r == EEXIST)
+					continue;
+				snprintf(why, wlen, "%s is missing and mknod %u:%u failed: %s",
+					 node, major(sg), minor(sg), strerror(r));
+				return -r;
+			}
+			made = 1;
+		} else if (!S_ISCHR(st.st_mode) || st.st_rdev != sg) {
+			snprintf(why, wlen, "%s is not the character device %u:%u that %s names",
+				 node, major(sg), minor(sg), path);
+			return -ENODEV;
+		}
+		fd = open(node, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
 			r = errno;
+			if (made)
+				unmake(node, -1, sg);
+			if (r == ENOENT && !made)
+				continue;
 			snprintf(why, wlen, "%s: %s", node, strerror(r));
 			return -r;
 		}
-		/* no devtmpfs (or udev) made it: what they would have made */
-		if (mknod(node, S_IFCHR | 0600, sg)) {
-			r = errno;
-			snprintf(why, wlen, "%s is missing and mknod %u:%u failed: %s",
-				 node, major(sg), minor(sg), strerror(r));
-			return -r;
-		}
-	} else if (!S_ISCHR(st.st_mode) || st.st_rdev != sg) {
-		snprintf(why, wlen, "%s is not the character device %u:%u that %s names",
-			 node, major(sg), minor(sg), path);
-		return -ENODEV;
 	}
-	fd = open(node, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		r = errno;
-		snprintf(why, wlen, "%s: %s", node, strerror(r));
-		return -r;
+		snprintf(why, wlen, "%s: made and removed by another opener 8 times in a row",
+			 node);
+		return -EAGAIN;
 	}
+	/*
+	 * The open descriptor is all the run needs: a node made here goes at
+	 * once, so no run, not even one killed, leaves a /dev entry behind.
+	 */
+	if (made)
+		unmake(node, fd, sg);
 	if (ioctl(fd, SG_GET_VERSION_NUM, &ver) < 0 || ver < 30000) {
 		snprintf(why, wlen, "%s: no sg v3 interface (version %d)", node,
 			 ver);

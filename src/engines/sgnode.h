@@ -22,8 +22,11 @@
  * The disk's sg device is the one entry of
  * @sysfs/dev/block/MAJ:MIN/device/scsi_generic/; its number is in that
  * entry's "dev" file.  When @devdir has no node of that name (devtmpfs not
- * mounted, or an old static /dev), it is created with mknod, mode 0600.  A
- * node of that name with another device number is not used.  The node is
+ * mounted, or an old static /dev), it is created with mknod, mode 0600,
+ * and removed again as soon as it is open (or the open failed): the
+ * descriptor works without it, and @devdir is left as it was found, even by
+ * a run that is killed.  A node that was there before stays.  A node of
+ * that name with another device number is not used.  The node is
  * opened read-write, non-blocking and close-on-exec, and must answer
  * SG_GET_VERSION_NUM with a version of 3.0 or later (the v3 sg_io_hdr
  * interface).

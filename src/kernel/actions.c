@@ -410,6 +410,42 @@ static int priority_check(const struct action *v, int n, char *err,
 	return e;
 }
 
+/*
+ * Every --dm-reload's mapping before the load: one that someone else has
+ * open, mounted or stacked on is refused without --force (a suspend stalls
+ * their I/O, a new table changes what they read); with --force, a warning.
+ * dixload has not opened the target yet, and at the action's second its own
+ * opens are told apart (dm_reload_busy()), so the rule is the same then.
+ */
+static int dmreload_busy_check(const struct dix_opts *o, const struct action *v,
+			       int n, char *err, size_t len)
+{
+	char why[1024];
+	int i, r;
+
+	for (i = 0; i < n; i++) {
+		const struct action *a = &v[i];
+
+		if (a->type != ACT_DMRELOAD)
+			continue;
+		r = dm_reload_busy(a->major, a->minor, why, sizeof(why));
+		if (r < 0) {
+			snprintf(err, len, "--dm-reload '%s@%g': %s", a->arg, a->at, why);
+			return -EINVAL;
+		}
+		if (!r)
+			continue;
+		if (!o->force) {
+			snprintf(err, len, "--dm-reload '%s@%g': %s is in use: %s; a reload suspends it under its users (--force reloads it anyway) (allowed: DEV@SEC with DEV a mapping nobody else has open, mounted or stacked on)",
+				 a->arg, a->at, a->arg, why);
+			return -EINVAL;
+		}
+		dix_warn("--dm-reload '%s@%g': %s is in use: %s; reloading it anyway (--force)",
+			 a->arg, a->at, a->arg, why);
+	}
+	return 0;
+}
+
 int actions_check(const struct dix_opts *o, char *err, size_t len)
 {
 	struct action *v;
@@ -417,7 +453,9 @@ int actions_check(const struct dix_opts *o, char *err, size_t len)
 
 	if (actions_parse(o, &v, &n, err, len))
 		return -EINVAL;
-	e = priority_check(v, n, err, len);
+	e = dmreload_busy_check(o, v, n, err, len);
+	if (!e)
+		e = priority_check(v, n, err, len);
 	actions_free(v, n);
 	return e;
 }

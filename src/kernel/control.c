@@ -34,6 +34,7 @@
 #include "kernel/kwatch.h"
 #include "kernel/modules.h"
 #include "kernel/priority.h"
+#include "kernel/sysfsact.h"
 #include "lib/event.h"
 #include "kernel/child.h"
 #include "kernel/ctl.h"
@@ -261,50 +262,6 @@ static void act_module(struct ctl *c, const struct action *a)
 }
 
 /*
- * The event says what the kernel returned: the bytes write(2) took, or the
- * errno of the call that failed, by name and in words.
- */
-static void act_sysfs(struct ctl *c, const struct action *a)
-{
-	char what[4200], label[200], before[256], after[256], detail[700];
-	char name[32];
-	const char *base = strrchr(a->arg, '/'), *call;
-	struct dix_evdata data;
-	double t = ctl_elapsed(c), start = dix_now(), dur;
-	long ret;
-	int had, ok;
-
-	ctl_action_what(a, what, sizeof(what));
-	snprintf(label, sizeof(label), "%s=%s", base ? base + 1 : a->arg,
-		 a->value);
-	had = read_sysfs_str(a->resolved, before, sizeof(before)) == 0;
-	ret = sysfs_write(a->resolved, a->value, &call);
-	dur = dix_now() - start;
-	ok = ret == (long)strlen(a->value) + 1;
-	if (ret < 0)
-		snprintf(detail, sizeof(detail), "%s(2) failed: %s (%s)", call,
-			 dix_errno_name(-ret, name, sizeof(name)),
-			 strerror(-ret));
-	else if (!ok)
-		snprintf(detail, sizeof(detail),
-			 "write(2) returned %ld: the kernel took %ld of the %zu bytes",
-			 ret, ret, strlen(a->value) + 1);
-	else if (had && read_sysfs_str(a->resolved, after, sizeof(after)) == 0)
-		snprintf(detail, sizeof(detail), "was %s, now %s; write(2) returned %ld",
-			 before, after, ret);
-	else
-		snprintf(detail, sizeof(detail), "write(2) returned %ld", ret);
-	/* the facts: where the path led, the call and what it returned */
-	data = (struct dix_evdata){
-		.type = EVD_SYSFS, .resolved = a->resolved,
-		.call = (char *)call, .returned = ret,
-		.err = ret < 0 ? (char *)dix_errno_name(-ret, name, sizeof(name)) :
-		       NULL,
-	};
-	ctl_event(c, EV_ACTION, t, what, ok, dur, detail, &data, label);
-}
-
-/*
  * The event gives the time suspended and, for the mappings under the
  * load, the drivers before (inferred: what the table held) and after
  * (what the new TFMs got: the selection now).  @end: the reload once more
@@ -312,12 +269,12 @@ static void act_sysfs(struct ctl *c, const struct action *a)
  */
 static int dmreload_step(struct ctl *c, const struct action *a, int end)
 {
-	char what[4200], name[128] = "", why[512] = "", detail[1400];
-	char *drv = NULL;
+	char what[4200], name[128] = "", why[512] = "", detail[2000];
+	char users[1024] = "", *drv = NULL;
 	double t = ctl_elapsed(c), start = dix_now(), susp = 0, dur;
 	struct dix_evdata data;
 	struct kw_diff d;
-	int e;
+	int e, busy;
 
 	ctl_action_what(a, what, sizeof(what));
 	if (end) {
@@ -325,10 +282,18 @@ static int dmreload_step(struct ctl *c, const struct action *a, int end)
 
 		snprintf(what + n, sizeof(what) - n, " (end of run)");
 	}
-	/* dm-integrity's counter starts again at 0 with the new table */
-	dmbind_mismatch_bank(a->major, a->minor, 1);
-	e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
-	dmbind_mismatch_bank(a->major, a->minor, 0);
+	/* someone else may have opened it since the start */
+	busy = dm_reload_busy(a->major, a->minor, users, sizeof(users));
+	if (busy > 0 && !c->o->force) {
+		e = -EBUSY;
+		snprintf(why, sizeof(why), "not reloaded: in use: %.400s (--force reloads it anyway)",
+			 users);
+	} else {
+		/* dm-integrity's counter starts again at 0 with the new table */
+		dmbind_mismatch_bank(a->major, a->minor, 1);
+		e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
+		dmbind_mismatch_bank(a->major, a->minor, 0);
+	}
 	dur = dix_now() - start;
 	snapshot_diff(c, &d);
 	memset(&data, 0, sizeof(data));
@@ -342,9 +307,11 @@ static int dmreload_step(struct ctl *c, const struct action *a, int end)
 	if (e)
 		snprintf(detail, sizeof(detail), "%s: %s", name[0] ? name : a->arg, why);
 	else
-		snprintf(detail, sizeof(detail), "%s suspended %.3f s; %s%s", name, susp,
+		snprintf(detail, sizeof(detail), "%s suspended %.3f s; %s%s%s%.400s", name, susp,
 			 drv ? drv : "no crypto algorithm of it is followed",
-			 end ? "; reloaded once more after the priorities were restored: the mapping holds what the restored selection gives" : "");
+			 end ? "; reloaded once more after the priorities were restored: the mapping holds what the restored selection gives" : "",
+			 busy > 0 ? "; --force: reloaded although in use: " : "",
+			 busy > 0 ? users : "");
 	ctl_event(c, EV_ACTION, t, what, !e, dur, detail, &data, "dm-reload");
 	emit_changes(c, &d, 0);
 	kw_diff_free(&d);
@@ -408,7 +375,7 @@ static void run_action(struct ctl *c, const struct action *a)
 		act_module(c, a);
 		break;
 	case ACT_SYSFS:
-		act_sysfs(c, a);
+		sysfs_act(c, a);
 		break;
 	case ACT_EXEC:
 		ctl_exec_start(c, a);
@@ -496,6 +463,8 @@ static void *ctl_main(void *arg)
 			 end, a->at);
 		ctl_event(c, EV_ACTION, a->at, what, 0, -1, detail, NULL, NULL);
 	}
+	/* the load is over: each file --sysfs wrote gets its value back */
+	sysfs_put_back(c);
 	/* the workers have closed their TFMs: what --priority changed can
 	 * be put back, the mappings reloaded under it reloaded again, and
 	 * what it registered deleted */

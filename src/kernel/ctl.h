@@ -17,6 +17,7 @@
 #include "lib/event.h"
 
 struct exec_job;
+struct sysfs_saved;
 
 /*
  * struct ctl - the control thread's state (run->ctl).
@@ -26,6 +27,8 @@ struct exec_job;
  * @cur: the last kernel snapshot
  * @lock: protects @jobs and the jobs' pid/killed/abandon/done fields
  * @prio: what the --priority actions changed, undone at the end
+ * @sysfs/@nsysfs: the files the --sysfs actions wrote, in the order of
+ *	their first write, put back at the end (sysfsact.c)
  */
 #define CTL_RELOADED_MAX	8
 
@@ -47,6 +50,8 @@ struct ctl {
 	struct exec_job **jobs;
 	int njobs;
 	struct prio_ctx prio;
+	struct sysfs_saved *sysfs;
+	int nsysfs;
 	/* the --dm-reload actions that succeeded, one per mapping */
 	const struct action *reloaded[CTL_RELOADED_MAX];
 	int nreloaded;

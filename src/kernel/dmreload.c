@@ -8,35 +8,32 @@
  * table's constructor reads the device, and the time suspended is what the
  * load on the mapping sees: 0.14 s measured on the 6.1 guest for dm-crypt.
  * The table with its keys lives in one buffer, wiped when done; the keys
- * are never copied into a message.
+ * are never copied into a message.  The requests that carry it set
+ * DM_SECURE_DATA_FLAG, so the kernel wipes its copies too (dmioctl.h).
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/dm-ioctl.h>
+#include <linux/kcmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "device/blkview.h"
 #include "device/dmmap.h"
 #include "kernel/dmreload.h"
+#include "proto/dmioctl.h"
 #include "lib/util.h"
-
-#define SPEC_SIZE	40
-
-static void wipe_free(void *p, size_t n)
-{
-	if (!p)
-		return;
-	memset(p, 0, n);
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-	free(p);
-}
 
 int dm_reload_check(unsigned int major, unsigned int minor, char *name,
 		    char *why, size_t whylen)
@@ -57,7 +54,7 @@ int dm_reload_check(unsigned int major, unsigned int minor, char *name,
 		return r;
 	}
 	r = dmt_parse_specs(buf, len, count, t, DMT_TARGETS_MAX);
-	wipe_free(buf, len);
+	dmio_wipe_free(buf, len);
 	if (r <= 0) {
 		snprintf(why, whylen, "%s", r == 0 ? "the mapping has no live table" :
 			 "its table cannot be read (more lines than dixload reads, or a malformed reply)");
@@ -74,6 +71,117 @@ int dm_reload_check(unsigned int major, unsigned int minor, char *name,
 	return 0;
 }
 
+/*
+ * The opens of block device @dev this process holds, one per open file
+ * (two descriptors of one dup()ed file are one open to the kernel:
+ * kcmp(KCMP_FILE) tells; without kcmp each descriptor counts).
+ */
+static int own_opens(dev_t dev)
+{
+	int fds[256], n = 0, own = 0, i, j;
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < (int)(sizeof(fds) / sizeof(fds[0]))) {
+		struct stat st;
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+
+		if (*end || end == e->d_name || fd == dirfd(d))
+			continue;
+		if (!fstat((int)fd, &st) && S_ISBLK(st.st_mode) && st.st_rdev == dev)
+			fds[n++] = (int)fd;
+	}
+	closedir(d);
+	for (i = 0; i < n; i++) {
+		int dup_of_earlier = 0;
+
+		for (j = 0; j < i && !dup_of_earlier; j++)
+			dup_of_earlier = syscall(SYS_kcmp, getpid(), getpid(),
+						 KCMP_FILE, fds[i], fds[j]) == 0;
+		own += !dup_of_earlier;
+	}
+	return own;
+}
+
+int dm_mounts_of(const char *mountinfo, dev_t dev, char *where, size_t len)
+{
+	FILE *f = fopen(mountinfo, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int n = 0;
+
+	where[0] = '\0';
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		char *fld[64], *save, *tok;
+		unsigned int ma, mi;
+		struct stat st;
+		int k = 0, sep = -1, hit;
+
+		for (tok = strtok_r(line, " \n", &save); tok && k < 64;
+		     tok = strtok_r(NULL, " \n", &save)) {
+			if (sep < 0 && k >= 6 && !strcmp(tok, "-"))
+				sep = k;
+			fld[k++] = tok;
+		}
+		if (k < 5 || sscanf(fld[2], "%u:%u", &ma, &mi) != 2)
+			continue;
+		hit = makedev(ma, mi) == dev;
+		/* btrfs shows an anonymous 0:N, the device as its source */
+		if (!hit && sep > 0 && sep + 2 < k && fld[sep + 2][0] == '/')
+			hit = !stat(fld[sep + 2], &st) && S_ISBLK(st.st_mode) &&
+			      st.st_rdev == dev;
+		if (hit && !n++)
+			snprintf(where, len, "%s", fld[4]);
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+int dm_reload_busy(unsigned int major, unsigned int minor, char *why,
+		   size_t len)
+{
+	char dir[PATH_MAX], holders[256] = "", mnt[256];
+	dev_t dev = makedev(major, minor);
+	int count = 0, own, elsewhere, nhold = 0, nmnt, r;
+	size_t n = 0;
+
+	why[0] = '\0';
+	r = dmctl_open_count(major, minor, &count);
+	if (r) {
+		snprintf(why, len, "its open count cannot be read (DM_DEV_STATUS: %s)",
+			 strerror(-r));
+		return r;
+	}
+	/* dixload's own load (and its claim) have it open: those are not
+	 * someone else's */
+	own = own_opens(dev);
+	elsewhere = count > own ? count - own : 0;
+	if (!blkview_sysdir("/sys", major, minor, dir, sizeof(dir)))
+		nhold = blkview_list_dir(dir, "holders", holders, sizeof(holders));
+	nmnt = dm_mounts_of("/proc/self/mountinfo", dev, mnt, sizeof(mnt));
+	if (!elsewhere && !nhold && !nmnt)
+		return 0;
+	if (elsewhere)
+		n += snprintf(why + n, len - n, "open %d time%s outside dixload (the kernel counts %d open%s, %d of them dixload's)",
+			      elsewhere, elsewhere == 1 ? "" : "s", count,
+			      count == 1 ? "" : "s", own);
+	if (nmnt && n < len)
+		n += snprintf(why + n, len - n, "%smounted on %s%s", n ? "; " : "",
+			      mnt, nmnt > 1 ? " and elsewhere" : "");
+	if (nmnt > 1 && n < len)
+		n += snprintf(why + n, len - n, " (%d mounts)", nmnt);
+	if (nhold && n < len)
+		snprintf(why + n, len - n, "%sheld by %d device%s (%s/holders: %s)",
+			 n ? "; " : "", nhold, nhold == 1 ? "" : "s", dir, holders);
+	return 1;
+}
+
 /* One DM ioctl on @dev with @flags and no data. */
 static int dm_cmd(int fd, unsigned long cmd, unsigned int major,
 		  unsigned int minor, uint32_t flags)
@@ -81,64 +189,8 @@ static int dm_cmd(int fd, unsigned long cmd, unsigned int major,
 	struct dm_ioctl io;
 
 	memset(&io, 0, sizeof(io));
-	io.version[0] = DM_VERSION_MAJOR;
-	io.data_size = sizeof(io);
-	io.data_start = sizeof(io);
-	io.dev = makedev(major, minor);
-	io.flags = flags;
+	dmio_init(&io, sizeof(io), major, minor, flags);
 	return ioctl(fd, cmd, &io) ? -errno : 0;
-}
-
-/*
- * The DM_TABLE_LOAD request from a DM_TABLE_STATUS reply: the same
- * records, each one's next now relative to itself (the reply's is from
- * the start of the data), strings padded to 8 bytes.
- */
-static int build_load(const uint8_t *src, size_t len, uint32_t count,
-		      unsigned int major, unsigned int minor, uint8_t **out,
-		      size_t *outlen)
-{
-	size_t off = 0, w = sizeof(struct dm_ioctl), size = sizeof(struct dm_ioctl) + 2 * len + 64 * count + 8;
-	uint8_t *b = calloc(1, size);
-	struct dm_ioctl *io = (struct dm_ioctl *)b;
-	uint32_t i;
-
-	if (!b)
-		return -ENOMEM;
-	for (i = 0; i < count; i++) {
-		size_t plen, rec;
-		uint32_t next;
-
-		if (off > len || len - off < SPEC_SIZE)
-			goto bad;
-		plen = strnlen((const char *)src + off + SPEC_SIZE, len - off - SPEC_SIZE);
-		if (plen == len - off - SPEC_SIZE)
-			goto bad;
-		rec = (SPEC_SIZE + plen + 1 + 7) & ~(size_t)7;
-		if (w + rec > size)
-			goto bad;
-		memcpy(b + w, src + off, SPEC_SIZE + plen + 1);
-		/* status 0; next relative to this record (0 for the last) */
-		memset(b + w + 16, 0, 4);
-		next = i + 1 < count ? (uint32_t)rec : 0;
-		memcpy(b + w + 20, &next, 4);
-		w += rec;
-		memcpy(&next, src + off + 20, 4);
-		if (i + 1 < count && next <= off)
-			goto bad;
-		off = next;
-	}
-	io->version[0] = DM_VERSION_MAJOR;
-	io->data_size = (uint32_t)w;
-	io->data_start = sizeof(*io);
-	io->target_count = count;
-	io->dev = makedev(major, minor);
-	*out = b;
-	*outlen = size;
-	return 0;
-bad:
-	wipe_free(b, size);
-	return -EBADMSG;
 }
 
 int dm_reload(unsigned int major, unsigned int minor, double *suspended,
@@ -156,8 +208,8 @@ int dm_reload(unsigned int major, unsigned int minor, double *suspended,
 		snprintf(why, whylen, "reading the live table: %s", strerror(-r));
 		return r;
 	}
-	r = build_load(buf, len, count, major, minor, &load, &loadlen);
-	wipe_free(buf, len);
+	r = dmio_load_request(buf, len, count, major, minor, &load, &loadlen);
+	dmio_wipe_free(buf, len);
 	if (r) {
 		snprintf(why, whylen, "the live table as read is malformed");
 		return r;
@@ -165,7 +217,7 @@ int dm_reload(unsigned int major, unsigned int minor, double *suspended,
 	fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
-		wipe_free(load, loadlen);
+		dmio_wipe_free(load, loadlen);
 		snprintf(why, whylen, "/dev/mapper/control: %s", strerror(-r));
 		return r;
 	}
@@ -193,6 +245,6 @@ int dm_reload(unsigned int major, unsigned int minor, double *suspended,
 	}
 out:
 	close(fd);
-	wipe_free(load, loadlen);
+	dmio_wipe_free(load, loadlen);
 	return r;
 }

@@ -39,6 +39,8 @@ enum dix_evdata_type {
 #define EVP_DELETE	0x20	/* a delete step: @pflags EVP_DELETED says how */
 #define EVP_DELETED	0x40	/* the instance was unregistered */
 #define EVP_FLAGS	0x80	/* EVP_ALLOCMEM and EVP_ASYNC are known */
+/* struct dix_evdata @pflags bits (EVD_SYSFS). */
+#define EVS_RESTORE	0x100	/* the end of the run putting a value back */
 
 /**
  * struct dix_ev_alg - one crypto implementation, as /proc/crypto names it.
@@ -70,8 +72,10 @@ struct dix_ev_sel {
  * sinks to render (all strings owned by the event; NULL when absent).
  * @type: enum dix_evdata_type; the members below that it names are set
  * @name: DRIVER: the algorithm; MODULE: the module
- * @from: TRANSFORM: the transform before (NULL: none)
- * @to: TRANSFORM: the transform after (NULL: none)
+ * @from: TRANSFORM: the transform before (NULL: none); SYSFS: what the
+ *	file read before the write (NULL: it could not be read)
+ * @to: TRANSFORM: the transform after (NULL: none); SYSFS: what it read
+ *	after (NULL: not read, or the restore failed)
  * @sel: DRIVER: the implementation selected before ([0]) and after ([1]),
  *	NULL when none was
  * @loaded/@nloaded: MODULES, MODULE: modules that appeared
@@ -86,7 +90,7 @@ struct dix_ev_sel {
  * @driver: PRIORITY: the crypto driver named
  * @alg: PRIORITY: its algorithm, when it was registered
  * @prio_from/@prio_to: PRIORITY: the priority before and after (EVP_PRIORITY)
- * @pflags: PRIORITY: EVP_* bits
+ * @pflags: PRIORITY: EVP_* bits; SYSFS: EVS_* bits
  * @sels/@nsels: PRIORITY: the selections that moved (and the driver's own)
  *
  * DMRELOAD: @name is the mapping; per crypto algorithm of it, @removed[i]

@@ -413,6 +413,11 @@ static void event_data_json(struct jw *w, const struct dix_evdata *d)
 		jw_int(w, "returned", d->returned);
 		if (d->returned < 0)
 			jw_str(w, "errno", d->err);
+		if (d->from)
+			jw_str(w, "from", d->from);
+		if (d->to)
+			jw_str(w, "to", d->to);
+		jw_bool(w, "restore", !!(d->pflags & EVS_RESTORE));
 		break;
 	case EVD_DMRELOAD:
 		dmreload_json(w, d);

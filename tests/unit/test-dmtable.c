@@ -3,7 +3,10 @@
  * test-dmtable - device-mapper tables as the DM ioctl returns them (keys
  * included) read into targets: ciphers and hashes named, keys masked in
  * every kept byte, malformed lines kept unreadable, and the ioctl's
- * record walk bounded by its buffer.
+ * record walk bounded by its buffer; and the requests that carry a key
+ * (the table read back, the table loaded) set DM_SECURE_DATA_FLAG, so the
+ * kernel wipes its copies (the flag's value is the uapi header's, 1 << 15,
+ * spelled out here so a header that moved it would show).
  */
 #include "config.h"
 
@@ -12,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/sysmacros.h>
+
+#include "proto/dmioctl.h"
 #include "proto/dmtable.h"
 #include "tap.h"
 
@@ -227,6 +233,67 @@ static void test_mismatches(void)
 	      "a record past the buffer is refused");
 }
 
+#define SECURE_FLAG	(1u << 15)	/* include/uapi/linux/dm-ioctl.h */
+#define TABLE_FLAG	(1u << 4)	/* DM_STATUS_TABLE_FLAG */
+
+/* The requests built for the ioctls: header fields, the flag, the records. */
+static void test_requests(void)
+{
+	uint8_t buf[2048], *load = NULL;
+	union {
+		struct dm_ioctl io;
+		uint8_t b[16384];
+	} st;
+	const struct dm_ioctl *io;
+	size_t off = 0, loadlen = 0;
+	uint32_t next, first;
+	int r;
+
+	CHECK(DM_SECURE_DATA_FLAG == SECURE_FLAG, "the header's DM_SECURE_DATA_FLAG is 1 << 15");
+	memset(&st, 0, sizeof(st));
+	dmio_status_request(&st.io, sizeof(st), 253, 4, 1);
+	CHECK(st.io.flags == (SECURE_FLAG | TABLE_FLAG),
+	      "table status (keys): DM_SECURE_DATA_FLAG and DM_STATUS_TABLE_FLAG (0x%x)", st.io.flags);
+	CHECK(st.io.version[0] == DM_VERSION_MAJOR && st.io.data_size == sizeof(st) &&
+	      st.io.data_start == sizeof(struct dm_ioctl) && st.io.dev == makedev(253, 4),
+	      "table status: version, sizes and device");
+	memset(&st, 0, sizeof(st));
+	dmio_status_request(&st.io, sizeof(st), 253, 4, 0);
+	CHECK(st.io.flags == SECURE_FLAG, "status lines: DM_SECURE_DATA_FLAG alone (0x%x)",
+	      st.io.flags);
+
+	memset(buf, 0, sizeof(buf));
+	put_spec(buf, &off, 0, 1000, "crypt", "aes-xts-plain64 " KEY64 " 0 8:0 0", 0);
+	put_spec(buf, &off, 1000, 500, "linear", "8:16 0", 1);
+	/* the reply's status field is not the request's */
+	buf[16] = 0xff;
+	r = dmio_load_request(buf, off, 2, 253, 4, &load, &loadlen);
+	CHECK(r == 0 && load, "table load built from a two-line reply (%d)", r);
+	if (!load)
+		return;
+	io = (const struct dm_ioctl *)load;
+	CHECK(io->flags == SECURE_FLAG, "table load: DM_SECURE_DATA_FLAG (0x%x)", io->flags);
+	CHECK(io->version[0] == DM_VERSION_MAJOR && io->target_count == 2 &&
+	      io->dev == makedev(253, 4) && io->data_start == sizeof(struct dm_ioctl) &&
+	      io->data_size <= loadlen && io->data_size > sizeof(struct dm_ioctl) + off / 2,
+	      "table load: version, two targets, device, sizes (%u of %zu)",
+	      io->data_size, loadlen);
+	memcpy(&first, load + sizeof(*io) + 20, 4);
+	memcpy(&next, load + sizeof(*io) + first + 20, 4);
+	CHECK(first % 8 == 0 && first >= 40 + strlen("aes-xts-plain64 " KEY64 " 0 8:0 0") + 1 &&
+	      next == 0, "table load: next relative to each record, 0 for the last (%u, %u)",
+	      first, next);
+	CHECK(!strcmp((const char *)load + sizeof(*io) + 40, "aes-xts-plain64 " KEY64 " 0 8:0 0") &&
+	      !strcmp((const char *)load + sizeof(*io) + first + 40, "8:16 0") &&
+	      !strcmp((const char *)load + sizeof(*io) + first + 24, "linear"),
+	      "table load: the lines as read, keys included (the kernel needs them)");
+	CHECK(load[sizeof(*io) + 16] == 0, "table load: status 0, not the reply's");
+	dmio_wipe_free(load, loadlen);
+	load = NULL;
+	r = dmio_load_request(buf, 60, 2, 253, 4, &load, &loadlen);
+	CHECK(r == -EBADMSG && !load, "a reply cut short: no request (%d)", r);
+}
+
 int main(void)
 {
 	test_crypt();
@@ -234,5 +301,6 @@ int main(void)
 	test_other();
 	test_specs();
 	test_mismatches();
+	test_requests();
 	return tap_done();
 }

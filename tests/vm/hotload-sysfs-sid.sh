@@ -1,5 +1,5 @@
 #!/bin/sh
-# Newest kernel (sid): --sysfs read_verify=0 mid-run gives an event and a measured transition; --hotload crct10dif_pclmul fails saying why and suggesting the sysfs A/B.
+# Newest kernel (sid): --sysfs read_verify=0 mid-run gives an event and a measured transition, and the end of the run puts read_verify back to 1 (a restore event); --hotload crct10dif_pclmul fails saying why and suggesting the sysfs A/B.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 # this test is about the newest kernel, whatever the other tests boot
@@ -12,6 +12,7 @@ need_python
 script="uname -r | sed 's/^/KVER /'
 dixload --dev /dev/sda --profile dif1 --runtime 18 --sysfs /sys/block/sda/integrity/read_verify=0@8 --output-format json
 echo \"DIXLOAD-EXIT \$?\"
+echo \"RV-AFTER \$(cat /sys/block/sda/integrity/read_verify)\"
 echo 1 > /sys/block/sda/integrity/read_verify
 dixload --dev /dev/sda --profile dif1 --runtime 3 --hotload crct10dif_pclmul@1 --output-format json
 echo \"HOTLOAD-EXIT \$?\""
@@ -28,12 +29,17 @@ run1 = [json.loads(l) for l in lines[:i] if l.startswith('{"type"')]
 run2 = [json.loads(l) for l in lines[i:] if l.startswith('{"type"')]
 
 ev = [e for e in run1 if e["type"] == "event" and e["kind"] == "action"]
+back = [e for e in ev if e.get("restore")]
+ev = [e for e in ev if not e.get("restore")]
+if len(back) != 1 or not back[0]["ok"] or back[0]["from"] != "0" or back[0]["to"] != "1" or \
+   "RV-AFTER 1" not in lines:
+    fail("read_verify not put back at the end: %s %s" % (back, [l for l in lines if l.startswith("RV-AFTER")]))
 if len(ev) != 1 or not ev[0]["ok"] or ev[0]["what"] != "sysfs /sys/block/sda/integrity/read_verify=0":
     fail("sysfs event: %s" % ev)
 if ev[0].get("detail") != "was 1, now 0; write(2) returned 2" or ev[0].get("returned") != 2:
     fail("sysfs detail: %s" % ev[0].get("detail"))
 summ = [r for r in run1 if r["type"] == "summary"][0]
-tr = summ["transitions"]
+tr = [t for t in summ["transitions"] if not t["event"].startswith("restore ")]
 if len(tr) != 1 or tr[0]["event"] != ev[0]["what"]:
     fail("transition rows: %s" % tr)
 tr = tr[0]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# sg engine on each of its paths in one boot (scsi_debug dif=1, sg loaded by dixvm), 4 KiB I/Os: --iodepth 1 is "inline", --iodepth 4 "async" on /dev/sg0, with /dev/sg0 removed the engine recreates it (21:N from sysfs) and still runs async, 16 KiB I/Os at --iodepth 4 take "threads" without a warning, with /dev/sg0 replaced by another device's node it falls back to "threads" with one warning; on every path a clean verified randrw, 64 guard errors from a 256 KiB read under opts=0x20 every_nth=-1 (exit 3), the same number of recovered errors under every_nth=50 opts=0x8 (exit 0), and exactly two io errors for the MEDIUM ERROR at LBAs 0x1234-0x123d (two 4 KiB reads; exit 2).
+# sg engine on each of its paths in one boot (scsi_debug dif=1, sg loaded by dixvm), 4 KiB I/Os: --iodepth 1 is "inline", --iodepth 4 "async" on /dev/sg0, with /dev/sg0 removed the engine recreates it (21:N from sysfs), still runs async, and leaves no node behind (one that was there before stays), 16 KiB I/Os at --iodepth 4 take "threads" without a warning, with /dev/sg0 replaced by another device's node it falls back to "threads" with one warning; on every path a clean verified randrw, 64 guard errors from a 256 KiB read under opts=0x20 every_nth=-1 (exit 3), the same number of recovered errors under every_nth=50 opts=0x8 (exit 0), and exactly two io errors for the MEDIUM ERROR at LBAs 0x1234-0x123d (two 4 KiB reads; exit 2).
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/pi-lib.sh"
 need_feature sg
@@ -29,18 +29,25 @@ vm -- sh -c "$PI_GUEST_RUN
 	echo \"sysfs \$sg \$(cat /sys/block/sda/device/scsi_generic/\$sg/dev)\"
 	scenarios inline 1
 	scenarios async 4
+	echo \"node-kept \$(stat -c '%F %t:%T' /dev/\$sg)\"
 	rm /dev/\$sg
 	run mknod --dev /dev/sda --engine sg --pi off --iodepth 4 --interval 0 --size 16m --bs 4k --rw randrw --runtime 1
+	echo \"node-made \$(stat -c '%F %t:%T' /dev/\$sg 2>/dev/null || echo gone)\"
 	run large --dev /dev/sda --engine sg --pi off --iodepth 4 --interval 0 --size 16m --bs 16k --rw randrw --runtime 1
-	echo \"node \$(stat -c '%F %t:%T' /dev/\$sg)\"
-	rm /dev/\$sg; mknod /dev/\$sg c 1 3
+	rm -f /dev/\$sg; mknod /dev/\$sg c 1 3
 	scenarios threads 4
+	echo \"node-other \$(stat -c '%F %t:%T' /dev/\$sg)\"
 	true" > "$WORK/out" 2> "$WORK/err"
 pi_vm_status $?
 grep -q '^sysfs sg0 21:0$' "$WORK/out" ||
 	fail "sysfs does not name sg0 21:0 for sda (is sg loaded?): $(grep '^sysfs' "$WORK/out")"
-grep -q '^node character special file 15:0$' "$WORK/out" ||
-	fail "the removed /dev/sg0 was not recreated as 21:0 (stat %t:%T is hex): $(grep '^node' "$WORK/out")"
+# stat %t:%T is hex: 21:0 is 15:0
+grep -q '^node-kept character special file 15:0$' "$WORK/out" ||
+	fail "the /dev/sg0 that was there before the runs did not stay: $(grep '^node' "$WORK/out")"
+grep -q '^node-made gone$' "$WORK/out" ||
+	fail "the /dev/sg0 dixload made (mknod 21:0) is still there after its run: $(grep '^node' "$WORK/out")"
+grep -q '^node-other character special file 1:3$' "$WORK/out" ||
+	fail "another device's node at /dev/sg0 did not stay: $(grep '^node' "$WORK/out")"
 grep -q '^\[threads-clean\] dixload: warning: sg: /dev/sda: no sg node (/dev/sg0 is not the character device 21:0 .*--iodepth 4 runs one thread per queue slot' "$WORK/err" ||
 	fail "no thread fallback warning naming the reason: $(grep '^\[threads-clean\]' "$WORK/err" | head -n 3)"
 
