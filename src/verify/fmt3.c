@@ -36,7 +36,7 @@ const struct fmt3_impl fmt3_generic = {
 
 /*
  * The choice of build, made once, after the AVX2 build passed its
- * self-test (selftest.c) on this machine: under a lock, so the workers
+ * self-test (vselftest.c) on this machine: under a lock, so the workers
  * that reach the first I/O together wait for one test and one verdict.
  */
 static const struct fmt3_impl *impl;

@@ -109,7 +109,7 @@ extern const struct fmt3_impl fmt3_generic;
 const struct fmt3_impl *fmt3_avx2(void);
 
 /**
- * fmt3_selftest() - hold build @c to the format (selftest.c): its fill
+ * fmt3_selftest() - hold build @c to the format (vselftest.c): its fill
  * against the bytes fmt3.h and pool.h define, its check against intact
  * I/Os and I/Os with one byte changed, over six block sizes and layouts.
  * @seed: the seed whose pool it uses (pool_get(); with the cache full the

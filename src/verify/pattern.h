@@ -32,7 +32,7 @@ void pattern_groups_generic(unsigned char *p, uint32_t n, uint64_t s[4]);
 pattern_groups_fn pattern_groups_avx2(void);
 
 /**
- * pattern_groups_pick() - the build for this CPU, chosen once (selftest.c):
+ * pattern_groups_pick() - the build for this CPU, chosen once (vselftest.c):
  * the AVX2 build when it passes pattern_groups_selftest(), else the
  * portable one (and a warning names the build refused).  Thread-safe.
  */

@@ -170,7 +170,7 @@ void pattern_groups_generic(unsigned char *p, uint32_t n, uint64_t s[4])
 
 /*
  * The build of the groups' loop for this CPU, chosen once, after its
- * self-test (selftest.c).
+ * self-test (vselftest.c).
  */
 static inline pattern_groups_fn pattern_groups(void)
 {

@@ -22,7 +22,7 @@ const struct vhash_impl vhash_generic = {
 
 /*
  * The choice of build, made once, after the AVX2 build passed its
- * self-test (selftest.c): under a lock, so the workers that reach the
+ * self-test (vselftest.c): under a lock, so the workers that reach the
  * first check together wait for one verdict.
  */
 static const struct vhash_impl *impl;

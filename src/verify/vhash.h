@@ -45,7 +45,7 @@ extern const struct vhash_impl vhash_generic;
 const struct vhash_impl *vhash_avx2(void);
 
 /**
- * vhash_selftest() - build @c against the portable build (selftest.c):
+ * vhash_selftest() - build @c against the portable build (vselftest.c):
  * the checksum of blocks of five sizes at varied start addresses, and the
  * check of intact runs and of a run with one byte changed.
  * Return: 0 when it passes, -1 with what was wrong in @why.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test-selftest.c - the self-tests of the verify builds (src/verify/
- * selftest.c), proven by the damage they must catch: a deliberately wrong
+ * vselftest.c), proven by the damage they must catch: a deliberately wrong
  * build is put in front of the dispatch, which must refuse it, say so once
  * naming it, use the portable build, and give the right results.  The
  * guards' self-test has the same proof in test-crc.c.

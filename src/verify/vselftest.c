@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * selftest.c - the self-tests of the verify builds for an instruction set
+ * vselftest.c - the self-tests of the verify builds for an instruction set
  * (fmt3-avx2.c, vhash-avx2.c, pattern-avx2.c), run by their dispatch the
  * first time it is reached, before the build is used (pi/crc-selftest.c
  * does the same for the guards, after the kernel's crypto/testmgr.c).  A
