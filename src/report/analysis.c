@@ -39,8 +39,15 @@ static int cmp_event(const void *a, const void *b, void *arg)
 	return x - y;
 }
 
-/* Indices of the events that get a transition row, in time order. */
-static int candidates(const struct dix_event *ev, int nev, int **out)
+/*
+ * Indices of the events that get a transition row, in time order.  An
+ * event at or after @t_end, the end of the last interval measured, gets
+ * none: nothing was measured after it, so its row could only say "too few
+ * steady intervals".  These are the restores a run makes once its load has
+ * stopped (--priority, --sysfs); the event log still lists them.
+ */
+static int candidates(const struct dix_event *ev, int nev, double t_end,
+		      int **out)
 {
 	int *ord = xmalloc((nev + 1) * sizeof(*ord));
 	int *c = xmalloc((nev + 1) * sizeof(*c));
@@ -53,6 +60,8 @@ static int candidates(const struct dix_event *ev, int nev, int **out)
 		const struct dix_event *e = &ev[ord[i]];
 		int folded = 0;
 
+		if (e->t >= t_end)
+			continue;
 		if (e->kind == EV_ACTION && e->ok == 1) {
 			c[n++] = ord[i];
 			continue;
@@ -93,7 +102,7 @@ int analysis_transitions(const struct dix_event *ev, int nev,
 	/* nothing was measured (--interval 0): nothing to compare */
 	if (!l->n)
 		return 0;
-	n = candidates(ev, nev, &c);
+	n = candidates(ev, nev, l->s[l->n - 1].t, &c);
 	if (!n) {
 		free(c);
 		return 0;

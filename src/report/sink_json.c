@@ -14,6 +14,7 @@
 #include "lib/json.h"
 #include "lib/util.h"
 #include "device/dmmap.h"
+#include "pi/selftest.h"
 #include "report/sink.h"
 
 #define MB 1e6
@@ -688,6 +689,30 @@ static void stopped_json(struct jw *w, const struct rec_summary *r)
 	jw_obj_close(w);
 }
 
+/*
+ * The machine-code builds this process refused at their first dispatch
+ * (pi/selftest.h): each was wrong on this CPU and another computed the
+ * run's checks, so a reader of the JSON alone learns it, not only stderr.
+ */
+static void selftest_json(struct jw *w)
+{
+	const struct selftest_refusal *x;
+	size_t i, n = selftest_refusals(&x);
+
+	if (!n)
+		return;
+	jw_arr_open(w, "selftest_refused");
+	for (i = 0; i < n; i++) {
+		jw_obj_open(w, NULL);
+		jw_str(w, "path", x[i].path);
+		jw_str(w, "impl", x[i].impl);
+		jw_str(w, "fallback", x[i].fallback);
+		jw_str(w, "why", x[i].why);
+		jw_obj_close(w);
+	}
+	jw_arr_close(w);
+}
+
 /* An MPI job cut short: the summary's cut_short object. */
 static void cut_json(struct jw *w, const struct rec_cut *c)
 {
@@ -776,6 +801,7 @@ static void json_summary(void *priv, const struct rec_summary *r)
 		cut_json(&w, t->cut);
 	if (r->stop_sig)
 		stopped_json(&w, r);
+	selftest_json(&w);
 	jw_int(&w, "exit", r->status);
 	jw_str(&w, "exit_text", exit_status_text(r->status));
 	jw_obj_close(&w);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pi/selftest.h"
 #include "report/sink.h"
 #include "tap.h"
 
@@ -293,6 +294,54 @@ static void test_file_sinks(void)
 	rmdir(dir);
 }
 
+/*
+ * The JSON summary names a build its self-test refused, and carries no
+ * such key while none was: a reader of the JSON alone learns that another
+ * build computed the run's checks.
+ */
+static void test_selftest_json(void)
+{
+	struct dix_opts o;
+	struct dix_totals tot;
+	struct rec_summary sum;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int pass;
+
+	memset(&o, 0, sizeof(o));
+	memset(&tot, 0, sizeof(tot));
+	memset(&sum, 0, sizeof(sum));
+	sum.o = &o;
+	sum.started = 1;
+	sum.t = &tot;
+	sum.devs = devs;
+	sum.ndevs = 1;
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			selftest_refuse("crc16", "test-broken", "isal",
+					"crc16 of 513 bytes at +9: 0xcabe, want 0xcabf");
+		f = open_memstream(&buf, &len);
+		if (!f) {
+			ok(0, "open_memstream: %s", strerror(errno));
+			return;
+		}
+		sink_json_ops.summary(f, &sum);
+		fclose(f);
+		if (!pass)
+			ok(buf && !strstr(buf, "selftest_refused"),
+			   "no refusal: the summary has no selftest_refused");
+		else
+			ok(buf && strstr(buf, "\"selftest_refused\":[{\"path\":\"crc16\","
+					 "\"impl\":\"test-broken\",\"fallback\":\"isal\","
+					 "\"why\":\"crc16 of 513 bytes at +9: 0xcabe, want 0xcabf\"}]"),
+			   "a refused build is named in the summary: %s", buf ? buf : "");
+		free(buf);
+		buf = NULL;
+	}
+	selftest_forget();
+}
+
 /* An event with its facts survives the pack an MPI rank sends. */
 static void test_event_pack(void)
 {
@@ -346,6 +395,7 @@ int main(void)
 {
 	test_registry();
 	test_file_sinks();
+	test_selftest_json();
 	test_event_pack();
 	return tap_done();
 }
