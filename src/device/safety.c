@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "device/blkview.h"
+#include "device/mountinfo.h"
 #include "device/safety.h"
 #include "lib/util.h"
 
@@ -100,24 +101,6 @@ static void devset_build(struct devset *s, const char *sysroot,
 	}
 }
 
-/* Undo the octal escapes (\040 ...) of mountinfo and /proc/swaps fields. */
-static void unescape(char *s)
-{
-	char *w = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
-				      (s[3] - '0'));
-			s += 4;
-		} else {
-			*w++ = *s++;
-		}
-	}
-	*w = '\0';
-}
-
 /* Describe which member @i of the set is in use, relative to @path. */
 static void who(const struct devset *s, int i, const char *path,
 		char *out, size_t len)
@@ -129,15 +112,14 @@ static void who(const struct devset *s, int i, const char *path,
 }
 
 /*
- * mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [OPTIONAL...] - FSTYPE
- * SOURCE SUPEROPTS".  Match MAJ:MIN, and also SOURCE by its device number:
- * btrfs shows an anonymous 0:N in the third field but the real device as
- * source.
+ * A mount of any member of the set, by the MAJ:MIN of the line or by its
+ * source device (btrfs: mountinfo.h).
  */
 static int check_mounts(const struct safety_env *env, const struct devset *s,
 			const char *path, char *why, size_t len)
 {
 	FILE *f = fopen(env->mountinfo, "re");
+	struct mountinfo_ent e;
 	char *line = NULL;
 	size_t cap = 0;
 	int refused = 0;
@@ -147,41 +129,20 @@ static int check_mounts(const struct safety_env *env, const struct devset *s,
 			 path, env->mountinfo, strerror(errno));
 		return -1;
 	}
-	while (!refused && getline(&line, &cap, f) > 0) {
-		char *fld[64], *save, *tok;
-		unsigned int ma, mi;
-		int n = 0, sep = -1, i;
-		struct stat st;
+	while (!refused && mountinfo_next(f, &line, &cap, &e)) {
+		char w[PATH_MAX + BLKVIEW_NAME_LEN + 32];
+		int i = devset_find(s, e.dev);
 
-		for (tok = strtok_r(line, " \n", &save); tok && n < 64;
-		     tok = strtok_r(NULL, " \n", &save)) {
-			if (sep < 0 && n >= 6 && !strcmp(tok, "-"))
-				sep = n;
-			fld[n++] = tok;
-		}
-		if (n < 5 || sscanf(fld[2], "%u:%u", &ma, &mi) != 2)
+		if (i < 0 && e.src_dev)
+			i = devset_find(s, e.src_dev);
+		if (i < 0)
 			continue;
-		i = devset_find(s, makedev(ma, mi));
-		if (i < 0 && sep > 0 && sep + 2 < n && fld[sep + 2][0] == '/') {
-			char src[PATH_MAX];
-
-			snprintf(src, sizeof(src), "%s", fld[sep + 2]);
-			unescape(src);
-			if (!stat(src, &st) && S_ISBLK(st.st_mode))
-				i = devset_find(s, st.st_rdev);
-		}
-		if (i >= 0) {
-			char w[PATH_MAX + BLKVIEW_NAME_LEN + 32];
-
-			unescape(fld[4]);
-			who(s, i, path, w, sizeof(w));
-			snprintf(why, len,
-				 "%s mounted on %s%s%s%s; dixload never writes a mounted filesystem, not even with --force",
-				 w, fld[4], sep > 0 && sep + 1 < n ? " (" : "",
-				 sep > 0 && sep + 1 < n ? fld[sep + 1] : "",
-				 sep > 0 && sep + 1 < n ? ")" : "");
-			refused = -1;
-		}
+		who(s, i, path, w, sizeof(w));
+		snprintf(why, len,
+			 "%s mounted on %s%s%s%s; dixload never writes a mounted filesystem, not even with --force",
+			 w, e.mountpoint, e.fstype ? " (" : "",
+			 e.fstype ? e.fstype : "", e.fstype ? ")" : "");
+		refused = -1;
 	}
 	free(line);
 	fclose(f);
@@ -216,7 +177,7 @@ static int check_swaps(const struct safety_env *env, const struct devset *s,
 
 		if (sscanf(line, "%4095s", name) != 1 || !strcmp(name, "Filename"))
 			continue;
-		unescape(name);
+		mountinfo_unescape(name);
 		if (stat(name, &st))
 			continue;
 		if (s && S_ISBLK(st.st_mode))

@@ -31,6 +31,7 @@
 
 #include "device/blkview.h"
 #include "device/dmmap.h"
+#include "device/mountinfo.h"
 #include "kernel/dmreload.h"
 #include "proto/dmioctl.h"
 #include "lib/util.h"
@@ -109,6 +110,7 @@ static int own_opens(dev_t dev)
 int dm_mounts_of(const char *mountinfo, dev_t dev, char *where, size_t len)
 {
 	FILE *f = fopen(mountinfo, "re");
+	struct mountinfo_ent e;
 	char *line = NULL;
 	size_t cap = 0;
 	int n = 0;
@@ -116,28 +118,9 @@ int dm_mounts_of(const char *mountinfo, dev_t dev, char *where, size_t len)
 	where[0] = '\0';
 	if (!f)
 		return 0;
-	while (getline(&line, &cap, f) > 0) {
-		char *fld[64], *save, *tok;
-		unsigned int ma, mi;
-		struct stat st;
-		int k = 0, sep = -1, hit;
-
-		for (tok = strtok_r(line, " \n", &save); tok && k < 64;
-		     tok = strtok_r(NULL, " \n", &save)) {
-			if (sep < 0 && k >= 6 && !strcmp(tok, "-"))
-				sep = k;
-			fld[k++] = tok;
-		}
-		if (k < 5 || sscanf(fld[2], "%u:%u", &ma, &mi) != 2)
-			continue;
-		hit = makedev(ma, mi) == dev;
-		/* btrfs shows an anonymous 0:N, the device as its source */
-		if (!hit && sep > 0 && sep + 2 < k && fld[sep + 2][0] == '/')
-			hit = !stat(fld[sep + 2], &st) && S_ISBLK(st.st_mode) &&
-			      st.st_rdev == dev;
-		if (hit && !n++)
-			snprintf(where, len, "%s", fld[4]);
-	}
+	while (mountinfo_next(f, &line, &cap, &e))
+		if ((e.dev == dev || e.src_dev == dev) && !n++)
+			snprintf(where, len, "%s", e.mountpoint);
 	free(line);
 	fclose(f);
 	return n;
