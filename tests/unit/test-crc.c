@@ -18,6 +18,7 @@
 #include "pi/crc.h"
 #include "pi/selftest.h"
 #include "rnd.h"
+#include "capture.h"
 #include "tap.h"
 
 /* ---- references ---- */
@@ -374,30 +375,6 @@ static void bad_lanes(uint64_t init, const void *base, size_t stride,
 	/* one lane's result lands in its neighbour's slot: buffers 4 and 5 */
 	for (i = 0; i < n; i++)
 		out[i] = good16(init, b + (i == 4 && n > 5 ? 5 : i) * stride, len);
-}
-
-/* Run @fn with stderr going to a file; return what it printed (static). */
-static const char *capture_stderr(void (*fn)(void *), void *arg)
-{
-	static char out[4096];
-	char path[] = "/tmp/test-crc-XXXXXX";
-	int fd = mkstemp(path), saved = dup(2);
-	ssize_t n;
-
-	out[0] = '\0';
-	if (fd < 0 || saved < 0)
-		return out;
-	unlink(path);
-	fflush(stderr);
-	dup2(fd, 2);
-	fn(arg);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, out, sizeof(out) - 1, 0);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd);
-	return out;
 }
 
 static void first_dispatch(void *arg)

@@ -21,31 +21,8 @@
 #include "verify/pool.h"
 #include "verify/verify.h"
 #include "verify/vhash.h"
+#include "capture.h"
 #include "tap.h"
-
-/* Run @fn with stderr going to a file; return what it printed (static). */
-static const char *capture_stderr(void (*fn)(void *), void *arg)
-{
-	static char out[4096];
-	char path[] = "/tmp/test-selftest-XXXXXX";
-	int fd = mkstemp(path), saved = dup(2);
-	ssize_t n;
-
-	out[0] = '\0';
-	if (fd < 0 || saved < 0)
-		return out;
-	unlink(path);
-	fflush(stderr);
-	dup2(fd, 2);
-	fn(arg);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, out, sizeof(out) - 1, 0);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd);
-	return out;
-}
 
 static unsigned int count(const char *s, const char *needle)
 {
