@@ -1,5 +1,5 @@
 #!/bin/sh
-# dm-integrity crc32c (bitmap mode) on 6.1 (issue 23, test b): crc32c_intel hot-loaded at 6 s changes the kernel's selection and not the mapping (no significant change, a note that the mapping keeps its TFMs), --dm-reload at 12 s moves it to crc32c-intel (inferred); the figures of both steps are reported; on a release doc/figures names (6.1.0-50) the reload's before, after and ratio are held within the band of the figure doc/dm.md quotes (elsewhere the kernel moved and the reload is only reported: the hash's share of the path may be too small to show).
+# dm-integrity crc32c (bitmap mode) on 6.1 (issue 23, test b): crc32c_intel hot-loaded at 6 s changes the kernel's selection and not the mapping (no significant change, a note that the mapping keeps its TFMs), --dm-reload at 12 s moves it to crc32c-intel (inferred); the figures of both steps are reported; on a release doc/figures names (6.1.0-50, 6.12.95+deb12) the reload's before, after and ratio are held within the band of the figure doc/dm.md and doc/kernels.md quote (elsewhere the kernel moved and the reload is only reported: the hash's share of the path may be too small to show).
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/dm-lib.sh"
