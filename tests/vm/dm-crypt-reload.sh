@@ -1,5 +1,5 @@
 #!/bin/sh
-# dm-crypt aes-xts-plain64 on 6.1 (issue 23, test a): aesni_intel hot-loaded at 8 s changes the kernel's selection and not the mapping (within noise, and a note that the mapping keeps its TFMs), --dm-reload at 16 s gives the new TFMs the aesni driver the kernel now selects (xts-aes-aesni on 6.1; significant, >= 2x; on a release doc/figures names, 6.1.0-50 or 6.12.95+deb12, the reload's before, after and ratio within the band of the figure doc/dm.md and doc/kernels.md quote, elsewhere the kernel moved); the start record names the table and the drivers (held: inferred); no output holds the key, in hex or raw bytes.
+# dm-crypt aes-xts-plain64 on 6.1 (issue 23, test a): aesni_intel hot-loaded at 8 s changes the kernel's selection and not the mapping (within noise, and a note that the mapping keeps its TFMs), --dm-reload at 16 s gives the new TFMs the aesni driver the kernel now selects (xts-aes-aesni on 6.1; significant, >= 2x; on a release doc/figures names, 6.1.0-50, 6.12.95+deb12 or 7.2.13+deb14, the reload's before, after and ratio within the band of the figure doc/dm.md and doc/kernels.md quote, elsewhere the kernel moved); the start record names the table and the drivers (held: inferred); no output holds the key, in hex or raw bytes.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/dm-lib.sh"
