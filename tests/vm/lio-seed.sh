@@ -1,5 +1,5 @@
 #!/bin/sh
-# Seed scenario on the second DIX target: the README's seed command (dif1, crct10dif_pclmul hot-loaded at 10 s) against an LIO rd_mcp disk through tcm_loop (dixvm --lio 1), where LIO's sbc_dif_verify checks what the block layer generated (the CRC twice per I/O, as on scsi_debug): the disk is LIO's, preconditioned whole, the transform moves, and the step is significant (ratio >= 1.3, change within 2 s).
+# Seed scenario on the second DIX target: the README's seed command (dif1, crct10dif_pclmul hot-loaded at 10 s) against an LIO rd_mcp disk through tcm_loop (dixvm --lio 1), where LIO's sbc_dif_verify checks what the block layer generated (the CRC twice per I/O, as on scsi_debug): the disk is LIO's, preconditioned whole, the transform moves, and the step is significant (ratio >= 1.3, change within 2 s); on a release doc/figures names (6.1.0-50) before, after and ratio within the band of the figure doc/vm.md quotes (elsewhere: the kernel moved, only the step's own bound holds).
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 need_vm
@@ -15,7 +15,8 @@ script="$(guest_need_module crct10dif_pclmul)
 d=\${DIXVM_LIO#/dev/}
 echo \"LIO-DISK \$DIXVM_LIO \$(cat /sys/block/\$d/device/vendor) \$(cat /sys/block/\$d/device/model)\"
 dixload --dev \"\$DIXVM_LIO\" --profile dif1 --runtime 24 --hotload crct10dif_pclmul@10 --output-format json
-echo \"DIXLOAD-EXIT \$?\""
+echo \"DIXLOAD-EXIT \$?\"
+echo \"GUEST-KERNEL \$(uname -r)\""
 
 attempt()
 {
@@ -55,5 +56,7 @@ if len(tr) != 1 or tr[0]["event"] != "modprobe crct10dif_pclmul":
 tr = tr[0]
 show_tr("seed on LIO", tr)
 seed_verdict(tr)
+# doc/vm.md's figure (doc/figures lio-seed, on this release)
+hold_figure("lio-seed", tr, lines)
 EOF
 with_attempts attempt
