@@ -17,18 +17,25 @@ print({fcntl.F_WRLCK: "W", fcntl.F_RDLCK: "R"}.get(t, "-"))' "$1"
 
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --size 16m --rw write --interval 0 ||
 	fail "creating $F: $(cat "$WORK/e")"
+# wait_lock KIND WORD - wait up to 5 s for the background run $bg to hold
+# lock KIND (W or R) on $F; fail if it ends first or never takes it
+wait_lock()
+{
+	_i=0
+	while [ "$(lock_of "$F")" != "$1" ]; do
+		kill -0 $bg 2>/dev/null || fail "the $2 run ended early: $(cat "$WORK/bg.e")"
+		_i=$((_i + 1))
+		[ $_i -gt 50 ] && fail "the $2 run took no $2 lock on $F"
+		sleep 0.1
+	done
+}
+
 [ "$(lock_of "$F")" = - ] || fail "$F locked with no run: $(lock_of "$F")"
 
 "$DIXLOAD" --dev "$F" --rw write --bs 4k --runtime 5 --interval 0 >"$WORK/bg.o" 2>"$WORK/bg.e" &
 bg=$!
 on_exit "kill $bg 2>/dev/null"
-i=0
-while [ "$(lock_of "$F")" != W ]; do
-	kill -0 $bg 2>/dev/null || fail "the write run ended early: $(cat "$WORK/bg.e")"
-	i=$((i + 1))
-	[ $i -gt 50 ] && fail "the write run took no write lock on $F"
-	sleep 0.1
-done
+wait_lock W write
 
 # a second writer and a reader are refused, naming the file and the run
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw write --runtime 1 --interval 0; st=$?
@@ -50,13 +57,7 @@ wait $bg || fail "the write run: exit $? $(cat "$WORK/bg.e")"
 # readers share it: a read run under a read run is no refusal, a writer is
 "$DIXLOAD" --dev "$F" --rw read --verify off --runtime 4 --interval 0 >"$WORK/bg.o" 2>"$WORK/bg.e" &
 bg=$!
-i=0
-while [ "$(lock_of "$F")" != R ]; do
-	kill -0 $bg 2>/dev/null || fail "the read run ended early: $(cat "$WORK/bg.e")"
-	i=$((i + 1))
-	[ $i -gt 50 ] && fail "the read run took no read lock on $F"
-	sleep 0.1
-done
+wait_lock R read
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw read --verify off --runtime 0.5 --interval 0 ||
 	fail "a second reader: $(cat "$WORK/e")"
 run_dix "$WORK/o" "$WORK/e" --dev "$F" --rw write --runtime 0.5 --interval 0; st=$?
