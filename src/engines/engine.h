@@ -36,6 +36,7 @@
 struct dix_opts;
 struct dix_devdesc;
 struct dix_option;
+struct dix_depth;
 
 /* Bumped when struct dix_engine or the call contract changes. */
 #define DIX_ENGINE_VERSION	3
@@ -130,6 +131,12 @@ struct dix_io {
  *	part, devs_open() asks for the part an engine's @targets name), the
  *	io_uring engine the block layer's integrity capability
  *
+ * @inflight: the run's meter of requests actually in flight (lib/depth.h),
+ *	shared by every worker: an engine whose submission can complete
+ *	inside the call (AF_ALG AIO on some kernels) counts its requests
+ *	there, so the run reports what was in flight, not what was asked;
+ *	NULL when the run does not measure
+ *
  * init() of a DIX_TGT_CRYPTO engine may raise @depth: --iodepth counts
  * requests in flight per TFM, and a worker holds several TFMs.
  */
@@ -150,6 +157,7 @@ struct dix_eng_ctx {
 	uint64_t io_size;
 	char note[160];
 	const struct dix_devdesc *desc;
+	struct dix_depth *inflight;
 };
 
 /**
