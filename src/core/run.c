@@ -139,7 +139,7 @@ int run_load(struct dix_run *r)
 	struct dix_totals tot, *dt;
 	struct meter m;
 	double period = o->interval_ms / 1000.0, end_at = 0;
-	int k, status, setup_failed = 0, ctl_started = 0, pre = 0;
+	int k, status, setup_failed = 0, ctl_started = 0, ctl_failed = 0, pre = 0;
 
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_mutex_init(&r->gate_lock, NULL);
@@ -209,6 +209,30 @@ int run_load(struct dix_run *r)
 	if (run_start_workers(r, 0))
 		setup_failed = 1;
 	run_gate_wait(r, 0);
+	/*
+	 * Under MPI the lowest rank of each host runs its actions and watch.
+	 * The control thread is set up before the clock starts and released
+	 * at t0 (control_go()): its first snapshot of the kernel's state is
+	 * taken before the load, and its setup can neither delay an action
+	 * nor fall inside the measured interval.
+	 */
+	if (!setup_failed && (!r->mpi || dix_mpi_leader(r->mpi))) {
+		struct dix_event_sink sink = {
+			.emit = run_event_emit, .ctx = r,
+		};
+		int c;
+
+		r->ctl = control_start(o, first_blk(r), &sink, &c);
+		if (c == 0) {
+			ctl_started = 1;
+		} else if (c < 0) {
+			/* scheduled actions would silently never run */
+			dix_err("cannot start the control thread: %s",
+				strerror(-c));
+			setup_failed = 1;
+			ctl_failed = 1;
+		}
+	}
 	cpu_read(&r->cpu_first);
 	r->cpu_last = r->cpu_first;
 	r->t0 = r->mpi ? dix_mpi_start(r->mpi) : dix_now();
@@ -223,25 +247,12 @@ int run_load(struct dix_run *r)
 	/* a --runtime over already: no worker starts a request after it */
 	if (end_at && dix_now() >= end_at)
 		run_request_stop(r);
+	/* a control thread that could not start stops the load at once */
+	if (ctl_failed)
+		run_request_stop(r);
 	run_gate_open(r);
-	/* under MPI the lowest rank of each host runs its actions and watch */
-	if (!setup_failed && (!r->mpi || dix_mpi_leader(r->mpi))) {
-		struct dix_event_sink sink = {
-			.emit = run_event_emit, .ctx = r, .t0 = r->t0,
-		};
-		int c;
-
-		r->ctl = control_start(o, first_blk(r), &sink, &c);
-		if (c == 0) {
-			ctl_started = 1;
-		} else if (c < 0) {
-			/* scheduled actions would silently never run */
-			dix_err("cannot start the control thread: %s",
-				strerror(-c));
-			setup_failed = 1;
-			run_request_stop(r);
-		}
-	}
+	if (ctl_started)
+		control_go(r->ctl, r->t0);
 
 	if (r->mpi)
 		run_mpi_loop(r, &m, end_at, setup_failed);

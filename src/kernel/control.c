@@ -47,9 +47,12 @@ static const char *target_dev(const struct ctl *c)
 	return c->dev;
 }
 
-/* Seconds since the start of the load. */
+/* Seconds since the start of the load (0 before it started: the notes
+ * control_start() gives belong to its start). */
 double ctl_elapsed(const struct ctl *c)
 {
+	if (!__atomic_load_n(&c->going, __ATOMIC_ACQUIRE))
+		return 0;
 	return dix_now() - c->sink.t0;
 }
 
@@ -418,12 +421,52 @@ static void watch_tick(struct ctl *c)
 	kw_diff_free(&d);
 }
 
+/*
+ * An action that starts well after its second says so: its event's t is
+ * when it ran, and a reader comparing it with the "@T" asked for must not
+ * have to guess why they differ (a starved machine, a slow action before).
+ */
+#define LATE_S	0.25
+
+static void late_note(struct ctl *c, const struct action *a, double now)
+{
+	char what[4200];
+
+	if (now - a->at < LATE_S)
+		return;
+	ctl_action_what(a, what, sizeof(what));
+	note(c, "%s, due at %g s, starts %.2f s late (at %.2f s): the control thread was not run in time",
+	     what, a->at, now - a->at, now);
+}
+
+/* Wait for control_go(); return 1 when stopped before the load started. */
+static int wait_go(struct ctl *c)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = c->stop_fd, .events = POLLIN },
+		{ .fd = c->go_fd, .events = POLLIN },
+	};
+
+	while (!__atomic_load_n(&c->going, __ATOMIC_ACQUIRE)) {
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			return 1;
+		if (pfd[0].revents)
+			return 1;
+	}
+	return 0;
+}
+
 static void *ctl_main(void *arg)
 {
 	struct ctl *c = arg;
-	double t0 = c->sink.t0, tick = t0 + c->tick, end;
+	double t0, tick, end;
+	int started;
 	char *text;
 
+	if (wait_go(c))
+		goto ended;
+	t0 = c->sink.t0;
+	tick = t0 + c->tick;
 	for (;;) {
 		double next = tick, now;
 
@@ -432,8 +475,10 @@ static void *ctl_main(void *arg)
 		if (sleep_until(c, next))
 			break;
 		now = dix_now();
-		while (c->next < c->nact && t0 + c->act[c->next].at <= now)
+		while (c->next < c->nact && t0 + c->act[c->next].at <= now) {
+			late_note(c, &c->act[c->next], now - t0);
 			run_action(c, &c->act[c->next++]);
+		}
 		if (dix_now() >= tick) {
 			watch_tick(c);
 			/* missed ticks (a slow action) are skipped, not
@@ -447,20 +492,28 @@ static void *ctl_main(void *arg)
 	 * The load has ended.  Actions due by now (or within half a second:
 	 * "--exec ...@24" with --runtime 24 races the end) still run; later
 	 * ones never will, and say so - an experiment that did not happen
-	 * must not pass for one that did.
+	 * must not pass for one that did.  Stopped before the load started
+	 * (a setup failure): none runs.
 	 */
+ended:
+	started = __atomic_load_n(&c->going, __ATOMIC_ACQUIRE);
 	end = ctl_elapsed(c);
 	while (c->next < c->nact) {
 		const struct action *a = &c->act[c->next++];
 		char what[4200], detail[160];
 
-		if (a->at <= end + 0.5) {
+		if (started && a->at <= end + 0.5) {
 			run_action(c, a);
 			continue;
 		}
 		ctl_action_what(a, what, sizeof(what));
-		snprintf(detail, sizeof(detail), "not run: the load ended at %.1f s, before %g s",
-			 end, a->at);
+		if (started)
+			snprintf(detail, sizeof(detail),
+				 "not run: the load ended at %.1f s, before %g s",
+				 end, a->at);
+		else
+			snprintf(detail, sizeof(detail),
+				 "not run: the load did not start");
 		ctl_event(c, EV_ACTION, a->at, what, 0, -1, detail, NULL, NULL);
 	}
 	/* the load is over: each file --sysfs wrote gets its value back */
@@ -626,8 +679,11 @@ struct ctl *control_start(const struct dix_opts *o, const char *dev,
 	}
 	c->tick = o->interval_ms ? o->interval_ms / 1000.0 : 1.0;
 	pthread_mutex_init(&c->lock, NULL);
+	c->go_fd = -1;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (c->stop_fd < 0) {
+	if (c->stop_fd >= 0)
+		c->go_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->stop_fd < 0 || c->go_fd < 0) {
 		e = -errno;
 		dix_err("cannot start the control thread: eventfd: %s",
 			strerror(-e));
@@ -652,6 +708,8 @@ struct ctl *control_start(const struct dix_opts *o, const char *dev,
 fail:
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
+	if (c->go_fd >= 0)
+		close(c->go_fd);
 	/* start_notes() may have opened it; nothing was changed yet */
 	cru_close(c->prio.cru);
 	kw_free(&c->cur);
@@ -661,6 +719,19 @@ fail:
 	free(c);
 	*err = e;
 	return NULL;
+}
+
+void control_go(struct ctl *c, double t0)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	if (!c)
+		return;
+	c->sink.t0 = t0;
+	__atomic_store_n(&c->going, 1, __ATOMIC_RELEASE);
+	n = write(c->go_fd, &one, sizeof(one));
+	(void)n;
 }
 
 void control_stop(struct ctl *c)
@@ -677,6 +748,7 @@ void control_stop(struct ctl *c)
 
 	ctl_exec_end(c);
 	close(c->stop_fd);
+	close(c->go_fd);
 	kw_free(&c->cur);
 	actions_free(c->act, c->nact);
 	pthread_mutex_destroy(&c->lock);

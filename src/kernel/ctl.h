@@ -23,6 +23,8 @@ struct sysfs_saved;
  * struct ctl - the control thread's state (run->ctl).
  * @act/@nact: the actions in time order; @next: the first not yet run
  * @stop_fd: eventfd written by control_stop()
+ * @go_fd: eventfd written by control_go(), once the load's clock started
+ * @going: control_go() has set @sink.t0
  * @tick: watch period in seconds
  * @cur: the last kernel snapshot
  * @lock: protects @jobs and the jobs' pid/killed/abandon/done fields
@@ -41,6 +43,8 @@ struct ctl {
 	int next;
 	pthread_t th;
 	int stop_fd;
+	int go_fd;
+	int going;
 	int stopping;
 	double tick;
 	struct kw_state cur;

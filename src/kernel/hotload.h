@@ -65,12 +65,22 @@ struct dix_event_sink;
  * control_start() - start the control thread: it runs the scheduled
  * actions of @o at their second of the load and watches kernel state every
  * interval, reporting both to @sink.  @dev: the target's block device name
- * for advice in messages, or NULL.  Called right after the load starts.
- * Return: the thread's state for control_stop(); NULL with *@err 1 when
- * there is nothing to run or watch, -errno on failure.
+ * for advice in messages, or NULL.  Called before the load's clock starts,
+ * so its own setup (the first snapshot of /proc and /sys, the crypto_user
+ * socket) is never inside the measured interval nor delays an action: the
+ * thread waits for control_go().  @sink's t0 is ignored until then.
+ * Return: the thread's state for control_go() and control_stop(); NULL
+ * with *@err 1 when there is nothing to run or watch, -errno on failure.
  */
 struct ctl *control_start(const struct dix_opts *o, const char *dev,
 			  const struct dix_event_sink *sink, int *err);
+
+/**
+ * control_go() - the load's clock started at @t0 (dix_now() seconds): the
+ * actions are due at @t0 plus their second, the first watch at @t0 plus
+ * one interval.
+ */
+void control_go(struct ctl *c, double t0);
 
 /** control_stop() - stop and join the control thread, free @c. */
 void control_stop(struct ctl *c);

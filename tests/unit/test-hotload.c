@@ -328,6 +328,7 @@ static void test_control(void)
 	sink.t0 = r.t0;
 	ctl = control_start(&o, NULL, &sink, &started);
 	had_state = ctl != NULL;
+	control_go(ctl, r.t0);
 	usleep(1200 * 1000);
 	stop_took = dix_now();
 	if (ctl)
@@ -530,6 +531,7 @@ static void test_keep(void)
 	sink.ctx = &r;
 	sink.t0 = r.t0;
 	ctl = control_start(&o, NULL, &sink, &started);
+	control_go(ctl, r.t0);
 	usleep(300 * 1000);
 	if (ctl)
 		control_stop(ctl);
@@ -556,6 +558,80 @@ static void test_keep(void)
 		dix_event_clear(&r.events[i]);
 	free(r.events);
 	opts_free(&o);
+}
+
+/*
+ * The control thread is set up before the load's clock starts and released
+ * by control_go(): stopped before that (a setup failure), no action runs
+ * and each says why; released late (a starved machine: t0 two seconds ago),
+ * an action due at 0.5 s runs at once and a note says how late it was.
+ */
+static void test_go(void)
+{
+	struct dix_opts o;
+	struct dix_dev d;
+	struct dix_run r;
+	const struct dix_event *e;
+	char err[256], marker[300], cmd[400];
+	struct dix_event_sink sink = { .emit = collect };
+	struct ctl *ctl;
+	int started, i, pass;
+
+	snprintf(marker, sizeof(marker), "%s/ran", scratchdir);
+	for (pass = 0; pass < 2; pass++) {
+		unlink(marker);
+		opts_init(&o);
+		opt_set(&o, "interval", "100", err, sizeof(err));
+		snprintf(cmd, sizeof(cmd), "touch %s@0.5", marker);
+		opt_set(&o, "exec", cmd, err, sizeof(err));
+		memset(&r, 0, sizeof(r));
+		memset(&d, 0, sizeof(d));
+		d.path = "/tmp/x";
+		r.o = &o;
+		r.devs = &d;
+		r.ndevs = 1;
+		r.wake_fd = -1;
+		pthread_mutex_init(&r.lock, NULL);
+		sink.ctx = &r;
+		ctl = control_start(&o, NULL, &sink, &started);
+		is_int(started, 0, "go: control thread set up");
+		if (pass == 0) {
+			/* never released: the run's setup failed */
+			usleep(700 * 1000);
+			control_stop(ctl);
+			e = find2(&r, "exec 'touch", "not run");
+			ok(e && e->ok == 0 && e->detail &&
+			   !strcmp(e->detail, "not run: the load did not start"),
+			   "stopped before the clock started: not run, said so (%s)",
+			   e && e->detail ? e->detail : "-");
+			ok(access(marker, F_OK) != 0,
+			   "stopped before the clock started: the command never ran");
+		} else {
+			r.t0 = dix_now() - 2;
+			control_go(ctl, r.t0);
+			usleep(300 * 1000);
+			control_stop(ctl);
+			e = find2(&r, "exec 'touch", NULL);
+			ok(e && e->t >= 2 && e->t < 2.25,
+			   "released 2 s late: the action ran at once (at %.2f s, ok %d)",
+			   e ? e->t : -1.0, e ? e->ok : -9);
+			e = NULL;
+			for (i = 0; i < r.nevents; i++)
+				if (r.events[i].kind == EV_NOTE &&
+				    strstr(r.events[i].what, "due at 0.5 s, starts 1.") &&
+				    strstr(r.events[i].what, "s late"))
+					e = &r.events[i];
+			ok(e != NULL, "and a note says how late (%s)",
+			   e ? e->what : "none");
+			ok(access(marker, F_OK) == 0, "the late command ran");
+		}
+		for (i = 0; i < r.nevents; i++)
+			dix_event_clear(&r.events[i]);
+		free(r.events);
+		pthread_mutex_destroy(&r.lock);
+		opts_free(&o);
+	}
+	unlink(marker);
 }
 
 int main(void)
@@ -585,6 +661,7 @@ int main(void)
 	test_restore_value();
 	test_mounts();
 	test_keep();
+	test_go();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", scratchdir);
 	return system(cmd) ? 99 : tap_done();
 }
