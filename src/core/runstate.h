@@ -67,6 +67,9 @@ struct ctl;
  * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
  *	the workers of a phase wait there after their setup until the run's
  *	clock has started
+ * @eng_said: what the run's engine instances said once (eng_once())
+ * @eng_bed: a test bed's context for the engine (engine.h, @bed), NULL
+ *	in dixload itself
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -106,6 +109,8 @@ struct dix_run {
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cv;
 	int gate_open;
+	unsigned int eng_said;
+	void *eng_bed;
 };
 
 #endif

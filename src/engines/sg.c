@@ -328,8 +328,8 @@ static int sg_async_setup(struct dix_eng_ctx *ctx, struct sg_data *d,
 	return 0;
 }
 
-/* The thread fallback is told once per run, not once per worker. */
-static int sg_told;
+/* eng_once() bits: the thread fallback is told once per run, not per worker */
+#define SG_SAID_THREADS	0x1
 
 /* Choose and set up the path (see the top of this file). */
 static int sg_path_setup(struct dix_eng_ctx *ctx, struct sg_data *d)
@@ -362,7 +362,7 @@ static int sg_path_setup(struct dix_eng_ctx *ctx, struct sg_data *d)
 	d->path = SG_THREADS;
 	snprintf(ctx->note, sizeof(ctx->note),
 		 "sg path: threads (no sg node: %.120s)", why);
-	if (!__atomic_exchange_n(&sg_told, 1, __ATOMIC_RELAXED))
+	if (eng_once(ctx, SG_SAID_THREADS))
 		dix_warn("sg: %s: no sg node (%s); --iodepth %u runs one thread per queue slot",
 			 d->name, why, d->nslot);
 threads:
