@@ -29,9 +29,6 @@
 #include "kernel/hotload.h"
 #include "lib/util.h"
 
-void (*run_result_hook)(const struct dix_run *r,
-			const struct dix_totals *t);
-
 /* --jobs workers per device, each on an equal slice of its region. */
 static void assign_workers(struct dix_run *r)
 {
@@ -280,8 +277,8 @@ int run_load(struct dix_run *r)
 		for (k = 0; k < r->ndevs; k++)
 			dt[k].cpu = tot.cpu;	/* the machine's and dixload's */
 	}
-	if (run_result_hook)
-		run_result_hook(r, &tot);
+	if (r->hook.result)
+		r->hook.result(r, &tot, r->hook.arg);
 	runreport_analyse(r);
 	status = run_exit_status(r, &tot, setup_failed);
 	status = run_nothing_measured(&tot, status);

@@ -27,6 +27,23 @@
 
 struct dix_worker;
 struct ctl;
+struct dix_run;
+struct dix_totals;
+
+/**
+ * struct dix_run_hook - what a caller of the run is told of it.
+ * @result: when set, called with the run's totals just before its summary
+ *	is printed (dixload sweep keeps a point's figures from it), with @arg
+ * @arg: the caller's, handed back to @result
+ *
+ * A value of the run it is given to (struct dix_run.hook): another run in
+ * the process, after it or beside it, has its own or none.
+ */
+struct dix_run_hook {
+	void (*result)(const struct dix_run *r, const struct dix_totals *t,
+		       void *arg);
+	void *arg;
+};
 
 /**
  * struct dix_run - shared state of a run.
@@ -67,6 +84,7 @@ struct ctl;
  * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
  *	the workers of a phase wait there after their setup until the run's
  *	clock has started
+ * @hook: what the caller asked to be told of this run (zero: nothing)
  * @eng_said: what the run's engine instances said once (eng_once())
  * @eng_bed: a test bed's context for the engine (engine.h, @bed), NULL
  *	in dixload itself
@@ -109,6 +127,7 @@ struct dix_run {
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cv;
 	int gate_open;
+	struct dix_run_hook hook;
 	unsigned int eng_said;
 	void *eng_bed;
 };

@@ -56,7 +56,8 @@ struct sweep_point {
 static struct sweep_point *cur;
 
 /* run.c's result hook: the figures of the point that just ran. */
-static void keep_result(const struct dix_run *r, const struct dix_totals *t)
+static void keep_result(const struct dix_run *r, const struct dix_totals *t,
+			void *arg)
 {
 	const struct dix_opts *o = r->o;
 	uint64_t bytes = t->c.bytes[DIX_READ] + t->c.bytes[DIX_WRITE];
@@ -64,6 +65,7 @@ static void keep_result(const struct dix_run *r, const struct dix_totals *t)
 	double el = t->elapsed > 0 ? t->elapsed : 1e-9;
 	struct lat_hist h;
 
+	(void)arg;
 	if (!cur)
 		return;
 	memset(&h, 0, sizeof(h));
@@ -134,9 +136,10 @@ static int parse_key(const char *arg, struct sweep_key *k)
 }
 
 /* Run one point with stdout silenced; its figures land in *@p. */
-static void run_point(int (*run)(int, char **), int argc, char **argv,
-		      struct sweep_point *p)
+static void run_point(int (*run)(int, char **, const struct dix_run_hook *),
+		      int argc, char **argv, struct sweep_point *p)
 {
+	const struct dix_run_hook hook = { .result = keep_result };
 	int saved, devnull;
 
 	memset(p, 0, sizeof(*p));
@@ -146,7 +149,7 @@ static void run_point(int (*run)(int, char **), int argc, char **argv,
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (saved >= 0 && devnull >= 0)
 		dup2(devnull, STDOUT_FILENO);
-	p->status = run(argc, argv);
+	p->status = run(argc, argv, &hook);
 	fflush(stdout);
 	if (saved >= 0) {
 		dup2(saved, STDOUT_FILENO);
@@ -384,7 +387,8 @@ static void keys_free(struct sweep_key *keys, int nkeys)
 	}
 }
 
-int sweep_main(int argc, char **argv, int (*run)(int, char **))
+int sweep_main(int argc, char **argv,
+	       int (*run)(int, char **, const struct dix_run_hook *hook))
 {
 	struct sweep_key keys[SWEEP_MAX_KEYS];
 	int nkeys = 0, json = 0, i, dash = -1, nrun, has_runtime = 0;
@@ -452,7 +456,6 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			has_runtime = 1;
 	/* "dixload", the run options, --runtime 5, --KEY V per key, NULL */
 	av = xcalloc(1 + nrun + 2 + 2 * nkeys + 1, sizeof(*av));
-	run_result_hook = keep_result;
 	if (!json) {
 		for (k = 0; k < nkeys; k++)
 			printf("%-10s ", keys[k].name);
@@ -559,7 +562,6 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			break;
 		}
 	}
-	run_result_hook = NULL;
 	kn = xcalloc(nseries(keys, total), sizeof(*kn));
 	has = xcalloc(nseries(keys, total), sizeof(*has));
 	series_knees(keys, pts, total, kn, has);
