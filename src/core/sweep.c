@@ -53,9 +53,10 @@ struct sweep_point {
 	int status, have;
 };
 
-static struct sweep_point *cur;
-
-/* run.c's result hook: the figures of the point that just ran. */
+/*
+ * The run's result hook (struct dix_run_hook): the figures of the point
+ * that just ran, into @arg, the point's struct sweep_point.
+ */
 static void keep_result(const struct dix_run *r, const struct dix_totals *t,
 			void *arg)
 {
@@ -63,11 +64,9 @@ static void keep_result(const struct dix_run *r, const struct dix_totals *t,
 	uint64_t bytes = t->c.bytes[DIX_READ] + t->c.bytes[DIX_WRITE];
 	uint64_t ops = t->c.ops[DIX_READ] + t->c.ops[DIX_WRITE];
 	double el = t->elapsed > 0 ? t->elapsed : 1e-9;
+	struct sweep_point *cur = arg;
 	struct lat_hist h;
 
-	(void)arg;
-	if (!cur)
-		return;
 	memset(&h, 0, sizeof(h));
 	lat_merge(&h, &t->lat[DIX_READ]);
 	lat_merge(&h, &t->lat[DIX_WRITE]);
@@ -139,11 +138,10 @@ static int parse_key(const char *arg, struct sweep_key *k)
 static void run_point(int (*run)(int, char **, const struct dix_run_hook *),
 		      int argc, char **argv, struct sweep_point *p)
 {
-	const struct dix_run_hook hook = { .result = keep_result };
+	const struct dix_run_hook hook = { .result = keep_result, .arg = p };
 	int saved, devnull;
 
 	memset(p, 0, sizeof(*p));
-	cur = p;
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -157,7 +155,6 @@ static void run_point(int (*run)(int, char **, const struct dix_run_hook *),
 	}
 	if (devnull >= 0)
 		close(devnull);
-	cur = NULL;
 }
 
 /*
