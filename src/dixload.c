@@ -623,6 +623,8 @@ static int run_main(int argc, char **argv, const struct dix_run_hook *hook)
 	struct dix_run r;
 	struct dix_mpi *mpi = NULL;
 	const struct dix_engine *eng;
+	/* this run's setup messages (util.h): a failure names its own */
+	struct dix_errbuf last, *prev_err = dix_errbuf_use(&last);
 	char err[1024], host[64] = "";
 	int list_profiles = 0, status = DIX_EXIT_USAGE;
 
@@ -702,10 +704,11 @@ static int run_main(int argc, char **argv, const struct dix_run_hook *hook)
 fail:
 	/* the other ranks learn it here, and rank 0 names this one */
 	if (mpi)
-		dix_mpi_agree(mpi, 0, dix_last_err);
+		dix_mpi_agree(mpi, 0, last.msg);
 out:
 	dix_mpi_finish(mpi);
 	opts_free(&o);
+	dix_errbuf_use(prev_err);
 	return status;
 }
 

@@ -117,8 +117,10 @@ const char *run_failure(struct dix_run *r, int setup_failed, char *buf,
 {
 	const char *failed = worker_failed(r, buf, len);
 
+	/* the run's own message, or none: never another run's (util.h) */
 	if (!failed && setup_failed)
-		failed = dix_last_err;
+		failed = r->err.msg[0] ? r->err.msg :
+			 "setup failed (the reason is on this rank's stderr)";
 	return failed;
 }
 

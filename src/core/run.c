@@ -134,6 +134,7 @@ int run_load(struct dix_run *r)
 {
 	const struct dix_opts *o = r->o;
 	struct dix_totals tot, *dt;
+	struct dix_errbuf *prev_err;
 	struct meter m;
 	double period = o->interval_ms / 1000.0, end_at = 0;
 	int k, status, setup_failed = 0, ctl_started = 0, pre = 0;
@@ -164,6 +165,8 @@ int run_load(struct dix_run *r)
 		return DIX_EXIT_USAGE;
 	}
 	assign_workers(r);
+	/* from here to the end, this thread's messages are the run's */
+	prev_err = dix_errbuf_use(&r->err);
 	for (k = 0; k < r->ndevs; k++)
 		pre |= r->devs[k].pre.on;
 
@@ -289,6 +292,7 @@ out:
 	run_signals_off();
 	close(r->wake_fd);
 	r->wake_fd = -1;
+	dix_errbuf_use(prev_err);
 	return status;
 }
 

@@ -22,6 +22,7 @@
 #include "engines/engine.h"
 #include "lib/event.h"
 #include "lib/stats.h"
+#include "lib/util.h"
 #include "report/meter.h"
 #include "report/sink.h"
 
@@ -84,6 +85,8 @@ struct dix_run_hook {
  * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
  *	the workers of a phase wait there after their setup until the run's
  *	clock has started
+ * @err: the run's last dix_err() on the thread that runs it (its setup
+ *	failures), what an MPI rank tells the job when it cannot go on
  * @hook: what the caller asked to be told of this run (zero: nothing)
  * @eng_said: what the run's engine instances said once (eng_once())
  * @eng_bed: a test bed's context for the engine (engine.h, @bed), NULL
@@ -127,6 +130,7 @@ struct dix_run {
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cv;
 	int gate_open;
+	struct dix_errbuf err;
 	struct dix_run_hook hook;
 	unsigned int eng_said;
 	void *eng_bed;
