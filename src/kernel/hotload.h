@@ -23,11 +23,11 @@
 int actions_check(const struct dix_opts *o, char *err, size_t len);
 
 /*
- * The directory --sysfs writes are confined to: "/sys".  A variable only so
- * the unit tests can point it at a scratch directory; nothing at run time
- * (no option, no environment variable) changes it.
+ * The directory --sysfs writes are confined to, unless the run's options
+ * say otherwise (struct dix_opts.sysfs_root, a unit test's scratch
+ * directory: a value of that run, not of the process).
  */
-extern const char *dix_sysfs_root;
+#define DIX_SYSFS_ROOT	"/sys"
 
 /**
  * sysfs_resolve() - where a --sysfs PATH leads, and whether it may be
@@ -35,7 +35,8 @@ extern const char *dix_sysfs_root;
  * file under @root.  A symlink is judged by where it points, so a link in
  * /tmp to /sys is accepted and a link under /sys to /etc is not.
  * @path: the path as given
- * @root: the directory writes are confined to (dix_sysfs_root)
+ * @root: the directory writes are confined to (DIX_SYSFS_ROOT, or the
+ *	run's struct dix_opts.sysfs_root)
  * @resolved: PATH_MAX bytes for the resolved path
  * @why: the reason on refusal, naming @path (and where it leads)
  * @len: size of @why

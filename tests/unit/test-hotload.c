@@ -37,7 +37,7 @@
 #define SLACK	0.25
 
 /*
- * A scratch directory stands in for /sys (dix_sysfs_root): @sysroot inside
+ * A scratch directory stands in for /sys (each run's o.sysfs_root): @sysroot inside
  * it, the sysfs-like file @scratch in @sysroot, and @outside next to it.
  */
 static char scratchdir[64] = "/tmp/dixload-hotload-XXXXXX";
@@ -52,6 +52,7 @@ static int check1(const char *opt, const char *val, double runtime,
 	int r;
 
 	opts_init(&o);
+	o.sysfs_root = sysroot;
 	snprintf(rt, sizeof(rt), "%g", runtime);
 	opt_set(&o, "runtime", rt, e2, sizeof(e2));
 	if (opt_set(&o, opt, val, e2, sizeof(e2))) {
@@ -158,6 +159,7 @@ static void test_priority_syntax(void)
 
 	/* at equal times a --hotload runs first: it may bring the driver */
 	opts_init(&o);
+	o.sysfs_root = sysroot;
 	opt_set(&o, "priority", "xts(ecb(aes-generic))=1000@5", e2, sizeof(e2));
 	opt_set(&o, "priority", "xts(ecb(aes-generic))=100@2", e2, sizeof(e2));
 	opt_set(&o, "hotload", "aesni_intel@5", e2, sizeof(e2));
@@ -288,6 +290,7 @@ static void test_control(void)
 	int fd, saved, n, started, had_state;
 
 	opts_init(&o);
+	o.sysfs_root = sysroot;
 	opt_set(&o, "interval", "100", err, sizeof(err));
 	snprintf(val, sizeof(val), "%s=0@0.3", scratch);
 	opt_set(&o, "sysfs", val, err, sizeof(err));
@@ -508,6 +511,7 @@ static void test_keep(void)
 		printf("# cannot reset %s\n", scratch);
 	close(fd);
 	opts_init(&o);
+	o.sysfs_root = sysroot;
 	opt_set(&o, "interval", "100", err, sizeof(err));
 	snprintf(val, sizeof(val), "%s=7@0", scratch);
 	opt_set(&o, "sysfs", val, err, sizeof(err));
@@ -577,7 +581,6 @@ int main(void)
 	}
 	close(fd);
 	close(open(outside, O_WRONLY | O_CREAT, 0644));
-	dix_sysfs_root = sysroot;
 	test_check();
 	test_priority_syntax();
 	test_resolve();
