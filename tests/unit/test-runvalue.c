@@ -2,19 +2,159 @@
 /*
  * test-runvalue.c - a run is a value: two runs in one process, one after
  * the other as dixload sweep's points are, each with its own options, see
- * nothing of each other.  Held here: the failure a run reports is its
- * own, never an earlier run's message nor another thread's.
+ * nothing of each other.  Held here: two whole runs (run_load(), as
+ * run_main() makes them) on the null engine with different options, each
+ * with its own result hook and test bed, and a third with neither; each
+ * hook is called for its own run only, each bed counts its own run's I/O
+ * only, and each run's once-per-run word is its own.  And the failure a
+ * run reports is its own, never an earlier run's message nor another
+ * thread's.
+ *
+ * One after the other, not side by side: a process has one set of signal
+ * handlers, and core/runstop.c's stop-signal state (which run a SIGINT
+ * stops) is the process's for that reason; a signal handler has no
+ * argument to carry a run in.
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "conf/options.h"
+#include "core/dev.h"
 #include "core/meterloop.h"
 #include "core/run.h"
+#include "core/totals.h"
+#include "engines/engine.h"
+#include "engines/null.h"
 #include "lib/util.h"
 #include "tap.h"
+
+/* What a run's result hook saw. */
+struct seen {
+	int calls;
+	const struct dix_run *run;
+	uint64_t ops;
+	uint64_t bs;
+};
+
+static void on_result(const struct dix_run *r, const struct dix_totals *t,
+		      void *arg)
+{
+	struct seen *s = arg;
+
+	s->calls++;
+	s->run = r;
+	s->ops = t->c.ops[DIX_READ] + t->c.ops[DIX_WRITE];
+	s->bs = r->o->bs;
+}
+
+/*
+ * One run as run_main() makes it: @opts (name, value, ..., NULL) on the
+ * null engine over the file @path; @hook and @bed may be NULL.  The run's
+ * word of what its engine said once into *@said.
+ * Return: the exit status, -1 when the run could not be made.
+ */
+static int one_run(const char *path, const char *const *opts,
+		   const struct dix_run_hook *hook, struct null_bed *bed,
+		   unsigned int *said)
+{
+	struct dix_opts o;
+	struct dix_run r;
+	char err[256];
+	int i, status;
+
+	opts_init(&o);
+	for (i = 0; opts[i]; i += 2)
+		if (opt_set(&o, opts[i], opts[i + 1], err, sizeof(err))) {
+			ok(0, "--%s %s: %s", opts[i], opts[i + 1], err);
+			opts_free(&o);
+			return -1;
+		}
+	if (opt_set(&o, "dev", path, err, sizeof(err))) {
+		ok(0, "--dev %s: %s", path, err);
+		opts_free(&o);
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	if (devs_open(&o, engine_find("null"), NULL, -1, "", &r.devs,
+		      &r.ndevs)) {
+		ok(0, "devs_open %s", path);
+		opts_free(&o);
+		return -1;
+	}
+	r.o = &o;
+	r.eng = engine_find("null");
+	r.wake_fd = -1;
+	r.silent = 1;		/* the TAP stream is stdout */
+	if (hook)
+		r.hook = *hook;
+	r.eng_bed = bed;
+	status = run_load(&r);
+	*said = r.eng_said;
+	run_free(&r);
+	devs_close(r.devs, r.ndevs);
+	opts_free(&o);
+	return status;
+}
+
+static void test_two_runs(const char *dir)
+{
+	static const char *const a_opts[] = {
+		"rw", "write", "bs", "4k", "size", "256k", "iodepth", "4",
+		"interval", "0", NULL };
+	static const char *const b_opts[] = {
+		"rw", "randrw", "bs", "16k", "size", "512k", "iodepth", "2",
+		"jobs", "2", "interval", "0", "runtime", "0.2", NULL };
+	static struct null_bed bed_a = NULL_BED_INIT, bed_b = NULL_BED_INIT;
+	struct seen sa = { 0 }, sb = { 0 };
+	const struct dix_run_hook ha = { .result = on_result, .arg = &sa };
+	const struct dix_run_hook hb = { .result = on_result, .arg = &sb };
+	char pa[256], pb[256];
+	unsigned int said_a = 1, said_b = 1, said_c = 1;
+	struct null_stats st_a;
+	int rc;
+
+	snprintf(pa, sizeof(pa), "%s/a.img", dir);
+	snprintf(pb, sizeof(pb), "%s/b.img", dir);
+	bed_a.conf.watch = 1;
+	rc = one_run(pa, a_opts, &ha, &bed_a, &said_a);
+	is_int(rc, 0, "run A (write, 4k, one job) ends with 0");
+	is_int(sa.calls, 1, "run A: its hook called once");
+	ok(sa.bs == 4096 && sa.ops == 64,
+	   "run A: its hook saw its own run (bs %llu, %llu I/Os)",
+	   (unsigned long long)sa.bs, (unsigned long long)sa.ops);
+	st_a = null_bed_stats(&bed_a);
+	is_int(st_a.ios, 64, "run A: its bed counted its 64 I/Os");
+	is_int(said_a, 0, "run A: its engine said nothing once (null)");
+
+	rc = one_run(pb, b_opts, &hb, &bed_b, &said_b);
+	ok(rc == 0, "run B (randrw, 16k, two jobs) ends with 0 (got %d)", rc);
+	is_int(sa.calls, 1, "run B: run A's hook not called for it");
+	is_int(sb.calls, 1, "run B: its own hook called once");
+	ok(sb.bs == 16384 && sb.run != NULL && sb.ops > 0,
+	   "run B: its hook saw its own options (bs %llu, %llu I/Os)",
+	   (unsigned long long)sb.bs, (unsigned long long)sb.ops);
+	ok(null_bed_stats(&bed_a).ios == st_a.ios,
+	   "run B: nothing counted into run A's bed");
+	ok(null_bed_stats(&bed_b).ios == sb.ops,
+	   "run B: its bed counted its own I/Os only (%llu, hook %llu)",
+	   (unsigned long long)null_bed_stats(&bed_b).ios,
+	   (unsigned long long)sb.ops);
+	ok(null_bed_stats(&bed_b).reordered == 0 && !bed_b.conf.watch,
+	   "run B: run A's bed settings (watch) not in it");
+
+	/* a run without hook nor bed: nobody hears of it */
+	rc = one_run(pa, a_opts, NULL, NULL, &said_c);
+	is_int(rc, 0, "run C (A's options, no hook, no bed) ends with 0");
+	ok(sa.calls == 1 && sb.calls == 1, "run C: neither hook called");
+	ok(null_bed_stats(&bed_a).ios == st_a.ios &&
+	   null_bed_stats(&bed_b).ios == sb.ops, "run C: neither bed counted");
+}
 
 /*
  * Run A fails with a message; run B fails to set up without one of its
@@ -69,6 +209,18 @@ static void test_own_error(void)
 
 int main(void)
 {
+	char dir[] = "/tmp/dixload-runvalue-XXXXXX";
+	char cmd[64];
+
+	engine_options_register();
+	if (!mkdtemp(dir)) {
+		printf("Bail out! mkdtemp\n");
+		return 1;
+	}
+	test_two_runs(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		printf("# could not remove %s\n", dir);
 	test_errors();
 	test_own_error();
 	return tap_done();
