@@ -6,7 +6,9 @@
  * run_main() makes them) on the null engine with different options, each
  * with its own result hook and test bed, and a third with neither; each
  * hook is called for its own run only, each bed counts its own run's I/O
- * only, and each run's once-per-run word is its own.  And the failure a
+ * only, and each run's once-per-run word is its own: the sg engine's
+ * thread-fallback warning is printed once for each run that needs it,
+ * not once per process.  And the failure a
  * run reports is its own, never an earlier run's message nor another
  * thread's.
  *
@@ -17,6 +19,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -31,7 +34,11 @@
 #include "core/totals.h"
 #include "engines/engine.h"
 #include "engines/null.h"
+#ifdef HAVE_SGUTILS
+#include "engines/sg.h"
+#endif
 #include "lib/util.h"
+#include "capture.h"
 #include "tap.h"
 
 /* What a run's result hook saw. */
@@ -100,6 +107,93 @@ static int one_run(const char *path, const char *const *opts,
 	devs_close(r.devs, r.ndevs);
 	opts_free(&o);
 	return status;
+}
+
+#ifdef HAVE_SGUTILS
+/* A driver with no sg node to open: the engine takes its threads. */
+static int no_node(int blkfd, char *node, size_t nlen, char *why, size_t wlen)
+{
+	(void)blkfd;
+	(void)node;
+	(void)nlen;
+	snprintf(why, wlen, "no node here (test)");
+	return -ENOENT;
+}
+
+static const struct dix_sg_async_ops no_node_ops = { .open = no_node };
+
+/*
+ * Two workers of one run at --iodepth 4 on a disk with no sg node; @arg is
+ * the run's word.  The SCSI description is given, as devs_open() would
+ * have asked it (a 512-byte disk without PI), so no command is sent.
+ */
+static void sg_two_workers(void *arg)
+{
+	static struct dix_sg_bed bed = { .async = &no_node_ops };
+	struct dix_devdesc desc;
+	struct dix_eng_ctx ctx[2];
+	const struct dix_engine *sg = engine_find("sg");
+	int i;
+
+	memset(&desc, 0, sizeof(desc));
+	desc.path = "disk";
+	desc.fd = -1;
+	desc.lbs = 512;
+	desc.scsi.asked = true;
+	desc.scsi.rc_ok = true;
+	desc.scsi.rc.block_length = 512;
+	desc.scsi.rc.last_lba = 2047;
+	for (i = 0; i < 2; i++) {
+		memset(&ctx[i], 0, sizeof(ctx[i]));
+		ctx[i].fd = -1;
+		ctx[i].depth = 4;
+		ctx[i].lbs = 512;
+		ctx[i].path = "disk";
+		ctx[i].pi_mode = PI_OFF;
+		ctx[i].io_size = 4096;
+		ctx[i].job = i;
+		ctx[i].jobs = 2;
+		ctx[i].desc = &desc;
+		ctx[i].said = arg;
+		ctx[i].bed = &bed;
+		if (sg->init(&ctx[i]))
+			printf("# sg init: %s\n", ctx[i].errmsg);
+	}
+	for (i = 0; i < 2; i++)
+		sg->cleanup(&ctx[i]);
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle)) != NULL) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+#endif
+
+/*
+ * The sg engine's thread-fallback warning: once per run, not per worker,
+ * and again for the second run of the process (a sweep's next point),
+ * which the process-wide flag it was (sg_told) never printed.
+ */
+static void test_sg_note(void)
+{
+#ifdef HAVE_SGUTILS
+	unsigned int run_a = 0, run_b = 0;
+	const char *out;
+
+	out = capture_stderr(sg_two_workers, &run_a);
+	is_int(count(out, "no sg node"), 1, "sg, run A, two workers: the thread fallback told once");
+	out = capture_stderr(sg_two_workers, &run_b);
+	is_int(count(out, "no sg node"), 1, "sg, run B, two workers: told again, once (its own run)");
+	ok(run_a && run_b, "sg: each run's own word records it");
+#else
+	skip_dep("sg note: dixload built without libsgutils2 (no sg engine)");
+#endif
 }
 
 static void test_two_runs(const char *dir)
@@ -218,6 +312,7 @@ int main(void)
 		return 1;
 	}
 	test_two_runs(dir);
+	test_sg_note();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);

@@ -30,7 +30,6 @@
 #include "engines/sg.h"
 #include "conf/options.h"
 #include "pi/pi.h"
-#include "capture.h"
 #include "rnd.h"
 #include "tap.h"
 
@@ -921,57 +920,6 @@ static void test_timeout(void)
 	engine_sg.cleanup(&ctx);
 }
 
-/* Two workers of one run set up with no sg node: the run's word (@arg). */
-static void two_workers(void *arg)
-{
-	struct dix_eng_ctx ctx[2];
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		memset(&ctx[i], 0, sizeof(ctx[i]));
-		ctx[i].bed = &sgbed;
-		ctx[i].said = arg;
-		ctx[i].fd = -1;
-		ctx[i].depth = 4;
-		ctx[i].lbs = LBS;
-		ctx[i].path = "emul";
-		ctx[i].pi_mode = PI_OFF;
-		ctx[i].job = i;
-		ctx[i].desc = describe(0);
-		engine_sg.init(&ctx[i]);
-	}
-	for (i = 0; i < 2; i++)
-		engine_sg.cleanup(&ctx[i]);
-}
-
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	while ((hay = strstr(hay, needle)) != NULL) {
-		n++;
-		hay += strlen(needle);
-	}
-	return n;
-}
-
-/*
- * The thread fallback's warning: once per run, not per worker, and again
- * for a second run of the process (a sweep's next point), which the
- * process-wide flag it was (sg_told) never said.
- */
-static void test_told_per_run(void)
-{
-	unsigned int run_a = 0, run_b = 0;
-	const char *out;
-
-	out = capture_stderr(two_workers, &run_a);
-	is_int(count(out, "no sg node"), 1, "run A, two workers: the thread fallback told once");
-	out = capture_stderr(two_workers, &run_b);
-	is_int(count(out, "no sg node"), 1, "run B, two workers: told again, once (its own run)");
-	ok(run_a && run_b, "each run's own word records it");
-}
-
 int main(void)
 {
 	/* the emulator's guard oracle on the catalogue's check value */
@@ -1001,6 +949,5 @@ int main(void)
 	test_type1(4);
 	test_overlap();
 	test_off();
-	test_told_per_run();
 	return tap_done();
 }
