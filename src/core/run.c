@@ -231,7 +231,9 @@ int run_load(struct dix_run *r)
 		};
 		int c;
 
-		r->ctl = control_start(o, first_blk(r), &sink, &c);
+		r->ctl = control_start(o, first_blk(r),
+				       r->ndevs ? r->devs[0].dm : NULL, &sink,
+				       &c);
 		if (c == 0) {
 			ctl_started = 1;
 		} else if (c < 0) {

@@ -61,17 +61,20 @@ long sysfs_write(const char *path, const char *value, const char **call);
 
 struct ctl;
 struct dix_event_sink;
+struct dmbind;
 
 /**
  * control_start() - start the control thread: it runs the scheduled
  * actions of @o at their second of the load and watches kernel state every
  * interval, reporting both to @sink.  @dev: the target's block device name
- * for advice in messages, or NULL.  Called right after the load starts.
+ * for advice in messages, or NULL.  @dm: the run's watched mappings
+ * (dmbind.h; NULL: none).  Called right after the load starts.
  * Return: the thread's state for control_stop(); NULL with *@err 1 when
  * there is nothing to run or watch, -errno on failure.
  */
 struct ctl *control_start(const struct dix_opts *o, const char *dev,
-			  const struct dix_event_sink *sink, int *err);
+			  struct dmbind *dm, const struct dix_event_sink *sink,
+			  int *err);
 
 /** control_stop() - stop and join the control thread, free @c. */
 void control_stop(struct ctl *c);

@@ -329,7 +329,7 @@ static void test_control(void)
 	r.t0 = dix_now();
 	sink.ctx = &r;
 	sink.t0 = r.t0;
-	ctl = control_start(&o, NULL, &sink, &started);
+	ctl = control_start(&o, NULL, NULL, &sink, &started);
 	had_state = ctl != NULL;
 	usleep(1200 * 1000);
 	stop_took = dix_now();
@@ -533,7 +533,7 @@ static void test_keep(void)
 	r.t0 = dix_now();
 	sink.ctx = &r;
 	sink.t0 = r.t0;
-	ctl = control_start(&o, NULL, &sink, &started);
+	ctl = control_start(&o, NULL, NULL, &sink, &started);
 	usleep(300 * 1000);
 	if (ctl)
 		control_stop(ctl);

@@ -8,7 +8,8 @@
  * hook is called for its own run only, each bed counts its own run's I/O
  * only, and each run's once-per-run word is its own: the sg engine's
  * thread-fallback warning is printed once for each run that needs it,
- * not once per process.  And the failure a
+ * not once per process; run A's device-mapper watch is not run B's.  And
+ * the failure a
  * run reports is its own, never an earlier run's message nor another
  * thread's.
  *
@@ -34,6 +35,7 @@
 #include "core/totals.h"
 #include "engines/engine.h"
 #include "engines/null.h"
+#include "kernel/dmbind.h"
 #ifdef HAVE_SGUTILS
 #include "engines/sg.h"
 #endif
@@ -196,6 +198,28 @@ static void test_sg_note(void)
 #endif
 }
 
+/*
+ * The device-mapper watch: run A's mapping is watched in run A's, and run
+ * B (its own watch, as devs_open() makes one per run) finds nothing of it.
+ */
+static void test_dm_watch(void)
+{
+	struct dmbind *a = dmbind_new(), *b = dmbind_new();
+	static struct dmmap m;
+
+	m.lv[0].major = 253;
+	m.lv[0].minor = 7;
+	snprintf(m.lv[0].name, sizeof(m.lv[0].name), "dixdm");
+	/* lv[0] names the mapping; no level counted: no counter to read */
+	dmbind_watch(a, &m);
+	ok(dmbind_find(a, 253, 7) == &m, "dm: run A watches its mapping 253:7");
+	ok(dmbind_find(b, 253, 7) == NULL, "dm: run B's watch has none of run A's");
+	ok(dmbind_mismatches(b) == NULL, "dm: run B reports no mismatch count of run A's");
+	dmbind_free(a);
+	dmbind_free(b);
+	ok(dmbind_find(NULL, 253, 7) == NULL, "dm: a run without mappings watches nothing");
+}
+
 static void test_two_runs(const char *dir)
 {
 	static const char *const a_opts[] = {
@@ -313,6 +337,7 @@ int main(void)
 	}
 	test_two_runs(dir);
 	test_sg_note();
+	test_dm_watch();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);
