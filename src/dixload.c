@@ -474,7 +474,8 @@ static int check_pi_mode(const struct dix_opts *o, const struct dix_engine *e)
  * requests (the same loop, meter, report, hot-load, plot and CSV as a
  * device), no safety checks (nothing is written), no preconditioning.
  */
-static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
+static int crypto_main(struct dix_opts *o, const struct dix_engine *eng,
+		       const struct dix_run_hook *hook)
 {
 	struct dix_devdesc t;
 	struct dix_dev d;
@@ -539,6 +540,8 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	r.ndevs = 1;
 	r.eng = eng;
 	r.wake_fd = -1;
+	if (hook)
+		r.hook = *hook;
 	if (open_output(o, -1, "", &r.output) ||
 	    open_metrics(o, -1, &r.metrics)) {
 		close_reporting(&r, 0);
@@ -613,12 +616,15 @@ static int check_mpi(const struct dix_opts *o, const struct dix_engine *eng)
 	return 0;
 }
 
-static int run_main(int argc, char **argv)
+/* One run from a command line; @hook (NULL: none) is told of it. */
+static int run_main(int argc, char **argv, const struct dix_run_hook *hook)
 {
 	struct dix_opts o;
 	struct dix_run r;
 	struct dix_mpi *mpi = NULL;
 	const struct dix_engine *eng;
+	/* this run's setup messages (util.h): a failure names its own */
+	struct dix_errbuf last, *prev_err = dix_errbuf_use(&last);
 	char err[1024], host[64] = "";
 	int list_profiles = 0, status = DIX_EXIT_USAGE;
 
@@ -639,7 +645,7 @@ static int run_main(int argc, char **argv)
 		goto fail;
 	}
 	if (engine_is_crypto(eng)) {
-		status = crypto_main(&o, eng);
+		status = crypto_main(&o, eng, hook);
 		goto out;
 	}
 	if (!o.dev) {
@@ -687,6 +693,8 @@ static int run_main(int argc, char **argv)
 	r.eng = eng;
 	r.wake_fd = -1;
 	r.mpi = mpi;
+	if (hook)
+		r.hook = *hook;
 	r.silent = mpi && dix_mpi_rank(mpi) != 0;
 	status = run_load(&r);
 	run_free(&r);
@@ -696,10 +704,11 @@ static int run_main(int argc, char **argv)
 fail:
 	/* the other ranks learn it here, and rank 0 names this one */
 	if (mpi)
-		dix_mpi_agree(mpi, 0, dix_last_err);
+		dix_mpi_agree(mpi, 0, last.msg);
 out:
 	dix_mpi_finish(mpi);
 	opts_free(&o);
+	dix_errbuf_use(prev_err);
 	return status;
 }
 
@@ -727,5 +736,5 @@ int main(int argc, char **argv)
 			argv[1]);
 		return DIX_EXIT_USAGE;
 	}
-	return run_main(argc, argv);
+	return run_main(argc, argv, NULL);
 }

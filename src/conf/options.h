@@ -107,6 +107,10 @@ struct str_list {
  * @sqpoll, @hipri, @timeout, @alg, @tfms, @submit, @rebind, @complete,
  * @fail_every, @fail_errno, @flip_every and @discard are engine options:
  * their rows are the engines' (io_uring; sg and nvme; kcapi; null).
+ * @sysfs_root: not an option: the directory --sysfs writes are confined
+ *	to, NULL for "/sys" (DIX_SYSFS_ROOT); a unit test points its run's
+ *	at a scratch directory.  Nothing at run time (no option, no
+ *	environment variable) sets it
  */
 struct dix_opts {
 	char *dev;
@@ -168,6 +172,7 @@ struct dix_opts {
 	uint64_t flip_every;
 	int discard;
 	const char *opt_engine;
+	const char *sysfs_root;
 };
 
 enum opt_type {

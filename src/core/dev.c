@@ -156,7 +156,7 @@ static int check_pi_format(const struct dix_opts *o,
  * which are also what it is inferred to hold, and the watch that notes
  * when the selection moves away from them.
  */
-static void dm_start(struct dmmap *m)
+static void dm_start(struct dmbind *b, struct dmmap *m)
 {
 	struct kw_state s;
 
@@ -164,7 +164,7 @@ static void dm_start(struct dmmap *m)
 	kw_snapshot(&s, "/proc", "/sys");
 	dmbind_fill(m, &s, 1);
 	kw_free(&s);
-	dmbind_watch(m);
+	dmbind_watch(b, m);
 }
 
 /*
@@ -244,7 +244,7 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 	if (d->t.dm_err[0])
 		dix_warn("%s: %s", d->path, d->t.dm_err);
 	if (d->t.dm)
-		dm_start(d->t.dm);
+		dm_start(d->dm, d->t.dm);
 	/* the device's own format and identity, for the engines that use them */
 	devdesc_ask(&d->t, (eng->targets & DIX_TGT_SCSI ? DEVDESC_ASK_SCSI : 0) |
 		    (eng->targets & DIX_TGT_NVME ? DEVDESC_ASK_NVME : 0),
@@ -284,6 +284,7 @@ int devs_open(struct dix_opts *o, const struct dix_engine *eng,
 	      struct dix_dev **devs, int *ndevs)
 {
 	struct dix_dev *d;
+	struct dmbind *dm;
 	char err[1024], **paths;
 	int n, i, j;
 
@@ -294,7 +295,9 @@ int devs_open(struct dix_opts *o, const struct dix_engine *eng,
 		return -1;
 	}
 	d = xcalloc(n, sizeof(*d));
+	dm = dmbind_new();	/* one watch for the set, the run's */
 	for (i = 0; i < n; i++) {
+		d[i].dm = dm;
 		d[i].idx = i;
 		d[i].path = paths[i];
 		d[i].t.fd = -1;
@@ -352,7 +355,9 @@ void devs_close(struct dix_dev *devs, int ndevs)
 {
 	int i;
 
-	dmbind_unwatch();
+	/* the set's one watch (devs_open()) */
+	if (ndevs > 0)
+		dmbind_free(devs[0].dm);
 	for (i = 0; i < ndevs; i++) {
 		if (devs[i].opened)
 			devdesc_close(&devs[i].t);

@@ -20,6 +20,7 @@
 #include "device/devdesc.h"
 
 struct dix_worker;
+struct dmbind;
 struct dix_transition;
 
 /* More would be a list of devices nobody can read in one meter line. */
@@ -43,6 +44,9 @@ struct dix_transition;
  * @lat_iv: its share of dix_run.lat_iv (several devices only)
  * @transitions: transitions found in its own throughput
  * @ntransitions: entries in @transitions
+ * @dm: the run's watch of its device-mapper mappings (kernel/dmbind.h),
+ *	one for the whole set of devices (devs_open() makes it, devs_close()
+ *	frees it): the run's, not the process's
  */
 struct dix_dev {
 	int idx;
@@ -61,6 +65,7 @@ struct dix_dev {
 	struct lat_hist lat_iv[DIX_DIR_NR];
 	struct dix_transition *transitions;
 	int ntransitions;
+	struct dmbind *dm;
 };
 
 /**

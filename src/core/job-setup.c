@@ -65,6 +65,8 @@ int worker_setup(struct wctx *x)
 	x->ectx.job = w->id;
 	x->ectx.jobs = x->w->dev->nworkers;
 	x->ectx.desc = &x->w->dev->t;
+	x->ectx.said = &w->run->eng_said;
+	x->ectx.bed = w->run->eng_bed;
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {

@@ -112,6 +112,18 @@ static const char *worker_failed(struct dix_run *r, char *buf, size_t len)
 	return NULL;
 }
 
+const char *run_failure(struct dix_run *r, int setup_failed, char *buf,
+			size_t len)
+{
+	const char *failed = worker_failed(r, buf, len);
+
+	/* the run's own message, or none: never another run's (util.h) */
+	if (!failed && setup_failed)
+		failed = r->err.msg[0] ? r->err.msg :
+			 "setup failed (the reason is on this rank's stderr)";
+	return failed;
+}
+
 /*
  * One interval of the job: this rank's sample and new events to rank 0,
  * which records the other ranks' events (they print before the line) and
@@ -175,12 +187,9 @@ void run_mpi_loop(struct dix_run *r, struct meter *m, double end_at,
 			if (!done_at)
 				done_at = now;
 		}
-		failed = worker_failed(r, why, sizeof(why));
-		if (failed || setup_failed) {
+		failed = run_failure(r, setup_failed, why, sizeof(why));
+		if (failed)
 			flags |= DIX_MPI_FAILED;
-			if (!failed)
-				failed = dix_last_err;
-		}
 		if (!(flags & (DIX_MPI_STOP | DIX_MPI_FAILED)) &&
 		    now < meter_deadline(m)) {
 			next = meter_deadline(m);

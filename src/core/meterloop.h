@@ -31,6 +31,14 @@ void run_meter_loop(struct dix_run *r, struct meter *m, double period,
 void run_meter_tail(struct dix_run *r, struct meter *m, double period);
 
 /**
+ * run_failure() - why this run cannot go on, for the job's verdict under
+ * MPI: a worker that could not run (its message, into @buf), else with
+ * @setup_failed the run's own setup error; NULL when nothing failed.
+ */
+const char *run_failure(struct dix_run *r, int setup_failed, char *buf,
+			size_t len);
+
+/**
  * run_mpi_loop() - the meter loop of an MPI rank: one tick per deadline
  * with every rank until rank 0's verdict says stop (@setup_failed: this
  * rank's workers could not all start).

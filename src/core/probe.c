@@ -178,7 +178,7 @@ static void scsi_ask(const char *node, struct probe_scsi *s, const char *raw)
 		return;
 	}
 	/* INQUIRY and READ CAPACITY(16): the device description's provider */
-	devdesc_scsi_ask(&d, fd, 0, raw ? raw_answer : NULL, &to);
+	devdesc_scsi_ask(&d, fd, NULL, 0, raw ? raw_answer : NULL, &to);
 	if (d.inq_ans.res) {
 		sgio_fail(s->error, sizeof(s->error), "INQUIRY", &d.inq_ans);
 		sg_cmds_close_device(fd);

@@ -29,9 +29,6 @@
 #include "kernel/hotload.h"
 #include "lib/util.h"
 
-void (*run_result_hook)(const struct dix_run *r,
-			const struct dix_totals *t);
-
 /* --jobs workers per device, each on an equal slice of its region. */
 static void assign_workers(struct dix_run *r)
 {
@@ -137,6 +134,7 @@ int run_load(struct dix_run *r)
 {
 	const struct dix_opts *o = r->o;
 	struct dix_totals tot, *dt;
+	struct dix_errbuf *prev_err;
 	struct meter m;
 	double period = o->interval_ms / 1000.0, end_at = 0;
 	int k, status, setup_failed = 0, ctl_started = 0, ctl_failed = 0, pre = 0;
@@ -167,6 +165,8 @@ int run_load(struct dix_run *r)
 		return DIX_EXIT_USAGE;
 	}
 	assign_workers(r);
+	/* from here to the end, this thread's messages are the run's */
+	prev_err = dix_errbuf_use(&r->err);
 	for (k = 0; k < r->ndevs; k++)
 		pre |= r->devs[k].pre.on;
 
@@ -222,7 +222,9 @@ int run_load(struct dix_run *r)
 		};
 		int c;
 
-		r->ctl = control_start(o, first_blk(r), &sink, &c);
+		r->ctl = control_start(o, first_blk(r),
+				       r->ndevs ? r->devs[0].dm : NULL, &sink,
+				       &c);
 		if (c == 0) {
 			ctl_started = 1;
 		} else if (c < 0) {
@@ -291,8 +293,8 @@ int run_load(struct dix_run *r)
 		for (k = 0; k < r->ndevs; k++)
 			dt[k].cpu = tot.cpu;	/* the machine's and dixload's */
 	}
-	if (run_result_hook)
-		run_result_hook(r, &tot);
+	if (r->hook.result)
+		r->hook.result(r, &tot, r->hook.arg);
 	runreport_analyse(r);
 	status = run_exit_status(r, &tot, setup_failed);
 	status = run_nothing_measured(&tot, status);
@@ -303,6 +305,7 @@ out:
 	run_signals_off();
 	close(r->wake_fd);
 	r->wake_fd = -1;
+	dix_errbuf_use(prev_err);
 	return status;
 }
 

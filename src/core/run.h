@@ -27,13 +27,4 @@ int run_load(struct dix_run *r);
  */
 void run_free(struct dix_run *r);
 
-struct dix_totals;
-
-/**
- * run_result_hook - when set, called with every run's totals just before
- * its summary is printed (dixload sweep keeps its figures from it).
- */
-extern void (*run_result_hook)(const struct dix_run *r,
-			       const struct dix_totals *t);
-
 #endif

@@ -22,11 +22,29 @@
 #include "engines/engine.h"
 #include "lib/event.h"
 #include "lib/stats.h"
+#include "lib/util.h"
 #include "report/meter.h"
 #include "report/sink.h"
 
 struct dix_worker;
 struct ctl;
+struct dix_run;
+struct dix_totals;
+
+/**
+ * struct dix_run_hook - what a caller of the run is told of it.
+ * @result: when set, called with the run's totals just before its summary
+ *	is printed (dixload sweep keeps a point's figures from it), with @arg
+ * @arg: the caller's, handed back to @result
+ *
+ * A value of the run it is given to (struct dix_run.hook): another run in
+ * the process, after it or beside it, has its own or none.
+ */
+struct dix_run_hook {
+	void (*result)(const struct dix_run *r, const struct dix_totals *t,
+		       void *arg);
+	void *arg;
+};
 
 /**
  * struct dix_run - shared state of a run.
@@ -67,6 +85,12 @@ struct ctl;
  * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
  *	the workers of a phase wait there after their setup until the run's
  *	clock has started
+ * @err: the run's last dix_err() on the thread that runs it (its setup
+ *	failures), what an MPI rank tells the job when it cannot go on
+ * @hook: what the caller asked to be told of this run (zero: nothing)
+ * @eng_said: what the run's engine instances said once (eng_once())
+ * @eng_bed: a test bed's context for the engine (engine.h, @bed), NULL
+ *	in dixload itself
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -106,6 +130,10 @@ struct dix_run {
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cv;
 	int gate_open;
+	struct dix_errbuf err;
+	struct dix_run_hook hook;
+	unsigned int eng_said;
+	void *eng_bed;
 };
 
 #endif

@@ -53,19 +53,20 @@ struct sweep_point {
 	int status, have;
 };
 
-static struct sweep_point *cur;
-
-/* run.c's result hook: the figures of the point that just ran. */
-static void keep_result(const struct dix_run *r, const struct dix_totals *t)
+/*
+ * The run's result hook (struct dix_run_hook): the figures of the point
+ * that just ran, into @arg, the point's struct sweep_point.
+ */
+static void keep_result(const struct dix_run *r, const struct dix_totals *t,
+			void *arg)
 {
 	const struct dix_opts *o = r->o;
 	uint64_t bytes = t->c.bytes[DIX_READ] + t->c.bytes[DIX_WRITE];
 	uint64_t ops = t->c.ops[DIX_READ] + t->c.ops[DIX_WRITE];
 	double el = t->elapsed > 0 ? t->elapsed : 1e-9;
+	struct sweep_point *cur = arg;
 	struct lat_hist h;
 
-	if (!cur)
-		return;
 	memset(&h, 0, sizeof(h));
 	lat_merge(&h, &t->lat[DIX_READ]);
 	lat_merge(&h, &t->lat[DIX_WRITE]);
@@ -134,19 +135,19 @@ static int parse_key(const char *arg, struct sweep_key *k)
 }
 
 /* Run one point with stdout silenced; its figures land in *@p. */
-static void run_point(int (*run)(int, char **), int argc, char **argv,
-		      struct sweep_point *p)
+static void run_point(int (*run)(int, char **, const struct dix_run_hook *),
+		      int argc, char **argv, struct sweep_point *p)
 {
+	const struct dix_run_hook hook = { .result = keep_result, .arg = p };
 	int saved, devnull;
 
 	memset(p, 0, sizeof(*p));
-	cur = p;
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (saved >= 0 && devnull >= 0)
 		dup2(devnull, STDOUT_FILENO);
-	p->status = run(argc, argv);
+	p->status = run(argc, argv, &hook);
 	fflush(stdout);
 	if (saved >= 0) {
 		dup2(saved, STDOUT_FILENO);
@@ -154,7 +155,6 @@ static void run_point(int (*run)(int, char **), int argc, char **argv,
 	}
 	if (devnull >= 0)
 		close(devnull);
-	cur = NULL;
 }
 
 /*
@@ -384,7 +384,8 @@ static void keys_free(struct sweep_key *keys, int nkeys)
 	}
 }
 
-int sweep_main(int argc, char **argv, int (*run)(int, char **))
+int sweep_main(int argc, char **argv,
+	       int (*run)(int, char **, const struct dix_run_hook *hook))
 {
 	struct sweep_key keys[SWEEP_MAX_KEYS];
 	int nkeys = 0, json = 0, i, dash = -1, nrun, has_runtime = 0;
@@ -452,7 +453,6 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			has_runtime = 1;
 	/* "dixload", the run options, --runtime 5, --KEY V per key, NULL */
 	av = xcalloc(1 + nrun + 2 + 2 * nkeys + 1, sizeof(*av));
-	run_result_hook = keep_result;
 	if (!json) {
 		for (k = 0; k < nkeys; k++)
 			printf("%-10s ", keys[k].name);
@@ -559,7 +559,6 @@ int sweep_main(int argc, char **argv, int (*run)(int, char **))
 			break;
 		}
 	}
-	run_result_hook = NULL;
 	kn = xcalloc(nseries(keys, total), sizeof(*kn));
 	has = xcalloc(nseries(keys, total), sizeof(*has));
 	series_knees(keys, pts, total, kn, has);

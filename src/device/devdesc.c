@@ -226,7 +226,8 @@ void devdesc_ask(struct dix_devdesc *t, unsigned int what,
 		 unsigned int timeout_ms)
 {
 	if (what & DEVDESC_ASK_SCSI)
-		devdesc_scsi_ask(&t->scsi, t->fd, timeout_ms, NULL, NULL);
+		devdesc_scsi_ask(&t->scsi, t->fd, t->sgio, timeout_ms, NULL,
+				 NULL);
 	if (what & DEVDESC_ASK_NVME)
 		devdesc_nvme_ask(&t->nvme, t->fd, NULL, NULL);
 }

@@ -123,6 +123,9 @@ int devdesc_lbmd_pif(const struct devdesc_lbmd *l, struct pi_format *f,
  * @dm_err: a mapping whose table could not be read: why ("" otherwise)
  * @claim: what devdesc_open() holds on @fd (the O_EXCL claim, the lock)
  * @created: devdesc_open() created the file, and it is still empty
+ * @sgio: how SCSI commands reach this target (devdesc_scsi.h): NULL, the
+ *	kernel's SG_IO; a test's emulated disk otherwise.  The SCSI provider
+ *	and the sg engine send through it alike
  */
 struct dix_devdesc {
 	const char *path;
@@ -148,6 +151,7 @@ struct dix_devdesc {
 	char dm_err[200];
 	struct dix_claim claim;
 	int created;
+	sgio_fn *sgio;
 };
 
 /* What devdesc_ask() asks the device itself (besides what the kernel says). */

@@ -23,12 +23,10 @@
 #include "lib/byteorder.h"
 #include "lib/stats.h"
 
-static int sg_ioctl_transport(int fd, struct sg_io_hdr *hdr)
+int sgio_kernel(int fd, struct sg_io_hdr *hdr)
 {
 	return ioctl(fd, SG_IO, hdr) < 0 ? -errno : 0;
 }
-
-int (*dix_sg_transport)(int fd, struct sg_io_hdr *hdr) = sg_ioctl_transport;
 
 void sgio_hdr(struct sg_io_hdr *h, uint8_t *cdb, int cdb_len, int dir,
 	      void *buf, unsigned int len, uint8_t *sense,
@@ -155,7 +153,8 @@ void devdesc_scsi_from(struct devdesc_scsi *s, const uint8_t *inq,
  * Send one command that reads @len bytes into @buf; its outcome into @a.
  * Return: the bytes received, or -1 when none came.
  */
-static long sgio_read(int fd, uint8_t *cdb, int cdb_len, uint8_t *buf,
+static long sgio_read(sgio_fn *io, int fd, uint8_t *cdb, int cdb_len,
+		      uint8_t *buf,
 		      unsigned int len, unsigned int timeout_ms,
 		      struct sgio_answer *a)
 {
@@ -167,7 +166,7 @@ static long sgio_read(int fd, uint8_t *cdb, int cdb_len, uint8_t *buf,
 	memset(buf, 0, len);
 	sgio_hdr(&h, cdb, cdb_len, SG_DXFER_FROM_DEV, buf, len, sense,
 		 timeout_ms);
-	r = dix_sg_transport(fd, &h);
+	r = io(fd, &h);
 	if (r < 0) {
 		a->res = r;
 		return -1;
@@ -187,8 +186,8 @@ static long sgio_read(int fd, uint8_t *cdb, int cdb_len, uint8_t *buf,
 	return (long)len - (h.resid > 0 ? h.resid : 0);
 }
 
-void devdesc_scsi_ask(struct devdesc_scsi *s, int fd, unsigned int timeout_ms,
-		      devdesc_raw_fn *raw, void *arg)
+void devdesc_scsi_ask(struct devdesc_scsi *s, int fd, sgio_fn *io,
+		      unsigned int timeout_ms, devdesc_raw_fn *raw, void *arg)
 {
 	uint8_t inq_cdb[6] = { 0x12, 0, 0, 0, SGIO_INQ_LEN, 0 }, rc_cdb[16];
 	uint8_t inq[SGIO_INQ_LEN], rc[SGIO_RC16_LEN];
@@ -198,7 +197,9 @@ void devdesc_scsi_ask(struct devdesc_scsi *s, int fd, unsigned int timeout_ms,
 	s->asked = true;
 	if (!timeout_ms)
 		timeout_ms = SGIO_TIMEOUT_MS;
-	ni = sgio_read(fd, inq_cdb, sizeof(inq_cdb), inq, sizeof(inq),
+	if (!io)
+		io = sgio_kernel;
+	ni = sgio_read(io, fd, inq_cdb, sizeof(inq_cdb), inq, sizeof(inq),
 		       timeout_ms, &s->inq_ans);
 	if (ni >= 0 && raw)
 		raw(arg, "inquiry", "standard INQUIRY", inq, ni);
@@ -207,7 +208,7 @@ void devdesc_scsi_ask(struct devdesc_scsi *s, int fd, unsigned int timeout_ms,
 	rc_cdb[0] = 0x9e;	/* SERVICE ACTION IN(16) */
 	rc_cdb[1] = 0x10;	/* READ CAPACITY(16) */
 	put_be32(rc_cdb + 10, sizeof(rc));
-	nr = sgio_read(fd, rc_cdb, sizeof(rc_cdb), rc, sizeof(rc), timeout_ms,
+	nr = sgio_read(io, fd, rc_cdb, sizeof(rc_cdb), rc, sizeof(rc), timeout_ms,
 		       &s->rc_ans);
 	if (nr >= 0 && raw)
 		raw(arg, "readcap16", "READ CAPACITY(16)", rc, sizeof(rc));

@@ -5,9 +5,11 @@
  * protection format that follows, asked once per device for the run and
  * for probe; and the SG_IO transport that provider and the sg engine share.
  *
- * The commands go through dix_sg_transport (SG_IO on the device's
- * descriptor), so the sg engine's unit test answers them from its emulated
- * disk like every other command.  Parsing the answers into the description
+ * The commands go through a transport the caller names (sgio_fn: SG_IO on
+ * the device's descriptor unless a test gives its emulated disk's, which
+ * the target's description carries to the sg engine, struct
+ * dix_devdesc.sgio), so the sg engine's unit test answers them like every
+ * other command, and no process-wide hook decides where a command goes.  Parsing the answers into the description
  * is pure (devdesc_scsi_from()), tested on tests/data/NAME.hex.
  */
 #ifndef DIX_DEVDESC_SCSI_H
@@ -33,7 +35,7 @@
 #define SGIO_RC16_LEN	32
 
 /**
- * dix_sg_transport - send one SCSI command.
+ * typedef sgio_fn - a transport: send one SCSI command.
  * @fd: the device's descriptor (block device or /dev/sgN)
  * @hdr: a filled sg_io_hdr; on return its status, sense and resid fields
  *	are set as SG_IO sets them
@@ -42,7 +44,10 @@
  * Return: 0 when the command reached the device (its outcome is in @hdr),
  * or -errno when it could not be sent.
  */
-extern int (*dix_sg_transport)(int fd, struct sg_io_hdr *hdr);
+typedef int sgio_fn(int fd, struct sg_io_hdr *hdr);
+
+/** sgio_kernel() - the kernel's transport: the SG_IO ioctl on @fd. */
+int sgio_kernel(int fd, struct sg_io_hdr *hdr);
 
 /**
  * sgio_hdr() - fill @h for one command: @cdb of @cdb_len bytes, data
@@ -133,14 +138,15 @@ void devdesc_scsi_from(struct devdesc_scsi *s, const uint8_t *inq,
 /**
  * devdesc_scsi_ask() - send the standard INQUIRY and READ CAPACITY(16) to
  * the disk open as @fd and describe it in @s.
+ * @io: the transport (NULL: sgio_kernel())
  * @timeout_ms: of each command (0: SGIO_TIMEOUT_MS)
  * @raw: called with each answer's bytes (NULL: not wanted)
  *
  * Nothing is written.  Both commands are always sent; each one's outcome is
  * in its struct sgio_answer.
  */
-void devdesc_scsi_ask(struct devdesc_scsi *s, int fd, unsigned int timeout_ms,
-		      devdesc_raw_fn *raw, void *arg);
+void devdesc_scsi_ask(struct devdesc_scsi *s, int fd, sgio_fn *io,
+		      unsigned int timeout_ms, devdesc_raw_fn *raw, void *arg);
 
 /**
  * devdesc_scsi_rc_failure() - why READ CAPACITY(16) gave no format, as an

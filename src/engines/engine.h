@@ -136,6 +136,15 @@ struct dix_io {
  *	inside the call (AF_ALG AIO on some kernels) counts its requests
  *	there, so the run reports what was in flight, not what was asked;
  *	NULL when the run does not measure
+ * @said: the run's record of what its engine instances have said once
+ *	(eng_once()), shared by every worker and both phases of the run, so
+ *	"once per run" is per run: a second run in the process (a dixload
+ *	sweep point, a job beside this one) says it again; NULL: no run
+ *	around the instance, which then says everything
+ * @bed: a test bed's context for this engine, NULL outside the tests
+ *	(null.h: struct null_bed; sg.h: struct dix_sg_bed); the run hands
+ *	every instance its own (struct dix_run.eng_bed), so a test bed is
+ *	a value of the run it drives, never a process-wide hook
  *
  * init() of a DIX_TGT_CRYPTO engine may raise @depth: --iodepth counts
  * requests in flight per TFM, and a worker holds several TFMs.
@@ -158,7 +167,21 @@ struct dix_eng_ctx {
 	char note[160];
 	const struct dix_devdesc *desc;
 	struct dix_depth *inflight;
+	unsigned int *said;
+	void *bed;
 };
+
+/**
+ * eng_once() - 1 the first time an instance of this run asks with @bit
+ * (one of its engine's own bits: a run has one engine), 0 after; 1 when
+ * the instance has no run (@ctx->said NULL).
+ */
+static inline int eng_once(struct dix_eng_ctx *ctx, unsigned int bit)
+{
+	if (!ctx->said)
+		return 1;
+	return !(__atomic_fetch_or(ctx->said, bit, __ATOMIC_RELAXED) & bit);
+}
 
 /**
  * eng_max_io() - the most data bytes of an I/O whose wire transfer, @meta

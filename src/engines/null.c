@@ -64,6 +64,7 @@ struct null_set {
 
 struct null_inst {
 	struct null_set c;
+	struct null_bed *bed;		/* the test bed to count for, or NULL */
 	struct null_store *st;
 	struct dix_io **held;		/* queued, not yet committed */
 	unsigned int nheld;
@@ -77,8 +78,6 @@ struct null_inst {
 	uint64_t reads;			/* reads completed */
 	uint64_t rng;
 };
-
-struct null_conf null_conf;
 
 /* --complete's values, in enum null_order's order */
 static const char *const complete_names[] = {
@@ -125,8 +124,13 @@ static const struct dix_option null_options[] = {
 	{ .name = NULL },
 };
 
+/*
+ * The stores are the process's on purpose: they are the "devices", one per
+ * path, which a second run on the same path finds written as it would a
+ * file (null.h).  What a test sets and counts is its bed's (struct
+ * null_bed), never these.
+ */
 static struct null_store *stores;
-static struct null_stats stats;		/* under stores_lock */
 static pthread_mutex_t stores_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The chunk holding byte @off, allocated when @create; NULL: a hole. */
@@ -252,19 +256,25 @@ void null_reset(void)
 		free(st);
 	}
 	stores = NULL;
-	memset(&stats, 0, sizeof(stats));
 	pthread_mutex_unlock(&stores_lock);
-	memset(&null_conf, 0, sizeof(null_conf));
 }
 
-struct null_stats null_stats_get(void)
+struct null_stats null_bed_stats(struct null_bed *b)
 {
 	struct null_stats s;
 
-	pthread_mutex_lock(&stores_lock);
-	s = stats;
-	pthread_mutex_unlock(&stores_lock);
+	pthread_mutex_lock(&b->lock);
+	s = b->stats;
+	pthread_mutex_unlock(&b->lock);
 	return s;
+}
+
+void null_bed_reset(struct null_bed *b)
+{
+	pthread_mutex_lock(&b->lock);
+	memset(&b->conf, 0, sizeof(b->conf));
+	memset(&b->stats, 0, sizeof(b->stats));
+	pthread_mutex_unlock(&b->lock);
 }
 
 static uint64_t rng_next(uint64_t *s)
@@ -280,9 +290,12 @@ static uint64_t rng_next(uint64_t *s)
 
 static int null_init(struct dix_eng_ctx *ctx)
 {
+	static const struct null_conf none;
+	struct null_bed *bed = ctx->bed;
+	const struct null_conf *conf = bed ? &bed->conf : &none;
 	struct null_inst *n;
 
-	if (ctx->pi_mode == PI_APP && !null_conf.pif.interval) {
+	if (ctx->pi_mode == PI_APP && !conf->pif.interval) {
 		/* a test that asks for --pi app gives the format */
 		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 			 "--pi app: the null engine was given no protection format");
@@ -299,12 +312,13 @@ static int null_init(struct dix_eng_ctx *ctx)
 		n->c.fail_errno = errno_values[ctx->o->fail_errno];
 		n->c.flip_every = ctx->o->flip_every;
 	}
-	n->c.pif = null_conf.pif;
-	n->c.check_pi = null_conf.check_pi;
-	n->c.watch = null_conf.watch;
-	if (null_conf.slow_ms && ctx->job == null_conf.slow_job) {
-		struct timespec ts = { null_conf.slow_ms / 1000,
-				       null_conf.slow_ms % 1000 * 1000000L };
+	n->bed = bed;
+	n->c.pif = conf->pif;
+	n->c.check_pi = conf->check_pi;
+	n->c.watch = conf->watch;
+	if (conf->slow_ms && ctx->job == conf->slow_job) {
+		struct timespec ts = { conf->slow_ms / 1000,
+				       conf->slow_ms % 1000 * 1000000L };
 
 		nanosleep(&ts, NULL);
 	}
@@ -503,19 +517,23 @@ static void null_cleanup(struct dix_eng_ctx *ctx)
 
 	if (!n)
 		return;
-	pthread_mutex_lock(&stores_lock);
-	stats.ios += n->seen.ios;
-	stats.commits += n->seen.commits;
-	stats.reordered += n->seen.reordered;
-	stats.overlaps += n->seen.overlaps;
-	if (n->seen.max_batch > stats.max_batch)
-		stats.max_batch = n->seen.max_batch;
-	if (n->seen.max_inflight > stats.max_inflight)
-		stats.max_inflight = n->seen.max_inflight;
-	if (n->seen.first_io && (!stats.first_io ||
-				 n->seen.first_io < stats.first_io))
-		stats.first_io = n->seen.first_io;
-	pthread_mutex_unlock(&stores_lock);
+	if (n->bed) {
+		struct null_stats *stats = &n->bed->stats;
+
+		pthread_mutex_lock(&n->bed->lock);
+		stats->ios += n->seen.ios;
+		stats->commits += n->seen.commits;
+		stats->reordered += n->seen.reordered;
+		stats->overlaps += n->seen.overlaps;
+		if (n->seen.max_batch > stats->max_batch)
+			stats->max_batch = n->seen.max_batch;
+		if (n->seen.max_inflight > stats->max_inflight)
+			stats->max_inflight = n->seen.max_inflight;
+		if (n->seen.first_io && (!stats->first_io ||
+					 n->seen.first_io < stats->first_io))
+			stats->first_io = n->seen.first_io;
+		pthread_mutex_unlock(&n->bed->lock);
+	}
 	free(n->qseq);
 	free(n->held);
 	free(n->flight);

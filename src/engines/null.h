@@ -21,18 +21,20 @@
  * flipped (what was stored stays intact: a device that corrupts on the
  * way).
  *
- * What a test bed sets beyond them is struct null_conf: the protection
+ * What a test bed sets beyond them is struct null_conf, in the struct
+ * null_bed it gives the run it drives: the protection
  * format --pi app finds on the "device", a device that refuses writes
  * whose tuples are wrong (-EILSEQ, the failed check named), and watching:
  * counting what the engine saw (struct null_stats) so a test can hold the
  * job to its promises: how it batched, how deep it went, that no two I/Os
  * it had in flight at once overlapped where one of them writes, and that
- * completions did overtake each other when the order says so.  Every
- * engine instance takes a copy at init().
+ * completions did overtake each other when the order says so, summed
+ * in the same bed.  Every engine instance takes a copy at init().
  */
 #ifndef DIX_NULL_H
 #define DIX_NULL_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "pi/pi.h"
@@ -73,9 +75,6 @@ struct null_conf {
 	int slow_job;
 };
 
-/** null_conf - what the next engine instances take (see above). */
-extern struct null_conf null_conf;
-
 /**
  * struct null_stats - what the engine instances saw, added up when each
  * is cleaned up (so read them after the workers have finished).
@@ -100,12 +99,39 @@ struct null_stats {
 	double first_io;
 };
 
-/** null_stats_get() - the sums so far (see struct null_stats). */
-struct null_stats null_stats_get(void);
+/**
+ * struct null_bed - a test bed of the null engine: what it sets, what the
+ * instances saw.  The test hands it to the run it drives (struct
+ * dix_run.eng_bed, which every instance gets as ctx->bed), so two runs of
+ * one process, each with its own bed or none, share neither settings nor
+ * counts.  Without a bed (dixload itself) an instance takes a zero
+ * struct null_conf and counts for nobody.
+ * @conf: the settings; each instance takes a copy at init()
+ * @lock: guards @stats
+ * @stats: the sums of the instances of the runs given this bed
+ */
+struct null_bed {
+	struct null_conf conf;
+	pthread_mutex_t lock;
+	struct null_stats stats;
+};
+
+#define NULL_BED_INIT	{ .lock = PTHREAD_MUTEX_INITIALIZER }
+
+/** null_bed_stats() - @b's sums so far (see struct null_stats). */
+struct null_stats null_bed_stats(struct null_bed *b);
 
 /**
- * null_reset() - forget every target's stored data, zero the stats and
- * clear null_conf.  Only while no null engine instance is open.
+ * null_bed_reset() - zero @b's settings and sums.  Only while no instance
+ * given @b is open.
+ */
+void null_bed_reset(struct null_bed *b);
+
+/**
+ * null_reset() - forget every target's stored data (the stores are the
+ * "devices": one per path, for the life of the process, as a file
+ * outlives the run that wrote it).  Only while no null engine instance is
+ * open.
  */
 void null_reset(void);
 

@@ -69,6 +69,9 @@
 #define NVME_ST_APP		0x283
 #define NVME_ST_REF		0x284
 
+/* eng_once() bits: the thread fallback is told once per run */
+#define NVME_SAID_THREADS	0x1
+
 struct nvme_slot {
 	uint8_t *bounce;	/* extended LBAs: data with metadata after each block */
 	size_t bcap;
@@ -523,10 +526,9 @@ static int nvme_init(struct dix_eng_ctx *ctx)
 	if (!nvme_uring_setup(ctx, d, why, sizeof(why)))
 		goto ok;
 #endif
+	/* once per run (eng_once()), not per worker nor per process */
 	if (d->nslot > 1) {
-		static int told;
-
-		if (!__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+		if (eng_once(ctx, NVME_SAID_THREADS))
 			dix_warn("nvme: %s: no io_uring passthrough (%s); --iodepth %u runs one thread per queue slot",
 				 d->name, why, d->nslot);
 	}

@@ -39,9 +39,10 @@
  *		(module not loaded, no permission to create the node; then
  *		with a warning): blocking SG_IO on the block device, one thread
  *		per queue slot (threadq.c).
- * Every command but the asynchronous ones goes through dix_sg_transport,
- * and the asynchronous ones through dix_sg_async, so the unit test can
- * stand in for the disk on every path.
+ * Every command but the asynchronous ones goes through the target's
+ * transport (struct dix_devdesc.sgio), and the asynchronous ones through
+ * the run's test bed's interface or the kernel's (sg.h), so the unit test
+ * can stand in for the disk on every path.
  */
 #include "config.h"
 
@@ -134,7 +135,6 @@ static const struct dix_sg_async_ops sg_async_kernel = {
 	.close = sg_async_close,
 };
 
-const struct dix_sg_async_ops *dix_sg_async = &sg_async_kernel;
 
 enum sg_path { SG_INLINE, SG_ASYNC, SG_THREADS };
 
@@ -151,6 +151,8 @@ struct sg_slot {
 
 struct sg_data {
 	enum sg_path path;
+	sgio_fn *sgio;		/* the target's transport (devdesc.h) */
+	const struct dix_sg_async_ops *async;	/* the driver's, or a bed's */
 	struct threadq q;
 	int fd;
 	const char *name;
@@ -277,7 +279,7 @@ static void sg_run(void *arg, struct dix_io *io)
 
 	if (sg_prepare(d, io, &h, cdb, sense, &xfer, &buf))
 		return;
-	r = dix_sg_transport(d->fd, &h);
+	r = d->sgio(d->fd, &h);
 	if (r < 0) {
 		io->res = r;
 		return;
@@ -290,7 +292,7 @@ static void sg_free(struct sg_data *d)
 	unsigned int i;
 
 	for (i = 0; i < d->nsgfd; i++)
-		dix_sg_async->close(d->sgfd[i]);
+		d->async->close(d->sgfd[i]);
 	for (i = 0; i < d->nslot; i++)
 		free(d->slot[i].bounce);
 	free(d->slot);
@@ -316,10 +318,10 @@ static int sg_async_setup(struct dix_eng_ctx *ctx, struct sg_data *d,
 	}
 	n = (d->nslot + d->per_fd - 1) / d->per_fd;
 	for (i = 0; i < n; i++) {
-		fd = dix_sg_async->open(ctx->fd, node, nlen, why, wlen);
+		fd = d->async->open(ctx->fd, node, nlen, why, wlen);
 		if (fd < 0) {
 			while (d->nsgfd)
-				dix_sg_async->close(d->sgfd[--d->nsgfd]);
+				d->async->close(d->sgfd[--d->nsgfd]);
 			return fd;
 		}
 		d->sgfd[d->nsgfd++] = fd;
@@ -328,8 +330,8 @@ static int sg_async_setup(struct dix_eng_ctx *ctx, struct sg_data *d,
 	return 0;
 }
 
-/* The thread fallback is told once per run, not once per worker. */
-static int sg_told;
+/* eng_once() bits: the thread fallback is told once per run, not per worker */
+#define SG_SAID_THREADS	0x1
 
 /* Choose and set up the path (see the top of this file). */
 static int sg_path_setup(struct dix_eng_ctx *ctx, struct sg_data *d)
@@ -362,7 +364,7 @@ static int sg_path_setup(struct dix_eng_ctx *ctx, struct sg_data *d)
 	d->path = SG_THREADS;
 	snprintf(ctx->note, sizeof(ctx->note),
 		 "sg path: threads (no sg node: %.120s)", why);
-	if (!__atomic_exchange_n(&sg_told, 1, __ATOMIC_RELAXED))
+	if (eng_once(ctx, SG_SAID_THREADS))
 		dix_warn("sg: %s: no sg node (%s); --iodepth %u runs one thread per queue slot",
 			 d->name, why, d->nslot);
 threads:
@@ -376,12 +378,15 @@ threads:
 
 static int sg_init(struct dix_eng_ctx *ctx)
 {
+	const struct dix_sg_bed *bed = ctx->bed;
 	struct sg_data *d = xcalloc(1, sizeof(*d));
 	const struct devdesc_scsi *s;
 	const struct scsi_readcap16 *rc;
 	int r;
 
 	d->fd = ctx->fd;
+	d->sgio = ctx->desc->sgio ? ctx->desc->sgio : sgio_kernel;
+	d->async = bed && bed->async ? bed->async : &sg_async_kernel;
 	d->name = ctx->path ? ctx->path : "target";
 	d->nslot = ctx->depth ? ctx->depth : 1;
 	d->slot = xcalloc(d->nslot, sizeof(*d->slot));
@@ -460,7 +465,7 @@ static int sg_async_queue(struct sg_data *d, struct dix_io *io)
 		return io->res;
 	s->h.pack_id = (int)io->idx;
 	s->h.usr_ptr = io;
-	r = dix_sg_async->submit(d->sgfd[io->idx / d->per_fd], &s->h);
+	r = d->async->submit(d->sgfd[io->idx / d->per_fd], &s->h);
 	if (r < 0)
 		return r;
 	d->fd_inflight[io->idx / d->per_fd]++;
@@ -502,7 +507,7 @@ static int sg_async_drain(struct sg_data *d, unsigned int i, unsigned int *n)
 	int r;
 
 	while (d->fd_inflight[i] &&
-	       (r = dix_sg_async->reap(d->sgfd[i], &h)) != 0) {
+	       (r = d->async->reap(d->sgfd[i], &h)) != 0) {
 		struct dix_io *io = h.usr_ptr;
 		struct sg_slot *s;
 
@@ -538,7 +543,7 @@ static int sg_async_getevents(struct sg_data *d, unsigned int min)
 				d->pfd[k].revents = 0;
 				k++;
 			}
-		r = dix_sg_async->poll(d->pfd, k, n >= min ? 0 : -1);
+		r = d->async->poll(d->pfd, k, n >= min ? 0 : -1);
 		if (r <= 0)
 			return r < 0 ? r : (int)n;
 		for (i = k = 0; i < d->nsgfd; i++) {

@@ -3,11 +3,13 @@
  * sg.h - the sg engine's transport hooks.
  *
  * Every blocking command the sg engine sends (READ/WRITE(16), READ/WRITE(32)
- * at --iodepth 1 or on threads) goes through dix_sg_transport
- * (device/devdesc_scsi.h: SG_IO on the target's descriptor, which also
- * carries the description's INQUIRY and READ CAPACITY(16)), the
- * asynchronous ones (--iodepth > 1) through dix_sg_async
- * (write()/poll()/read() on the disk's /dev/sgN).  The unit test points both at an emulated DIF disk so
+ * at --iodepth 1 or on threads) goes through its target's transport
+ * (struct dix_devdesc.sgio, device/devdesc_scsi.h: SG_IO on the target's
+ * descriptor, which also carries the description's INQUIRY and READ
+ * CAPACITY(16)), the asynchronous ones (--iodepth > 1) through struct
+ * dix_sg_async_ops (write()/poll()/read() on the disk's /dev/sgN), the
+ * kernel's unless the run's test bed (struct dix_sg_bed) gives its own.
+ * The unit test points both at an emulated DIF disk so
  * that interleaved protection information is checked like a real
  * DIF-formatted drive would (scsi_debug ignores PI interleaved in a
  * pass-through buffer).
@@ -47,7 +49,14 @@ struct dix_sg_async_ops {
 	void (*close)(int fd);
 };
 
-/** dix_sg_async - the asynchronous interface in use (the kernel's). */
-extern const struct dix_sg_async_ops *dix_sg_async;
+/**
+ * struct dix_sg_bed - a test bed of the sg engine, handed to the run it
+ * drives (struct dix_run.eng_bed; each instance gets it as ctx->bed), so
+ * a test's driver is a value of its run, not of the process.
+ * @async: the asynchronous interface to use (NULL: the kernel's)
+ */
+struct dix_sg_bed {
+	const struct dix_sg_async_ops *async;
+};
 
 #endif

@@ -122,8 +122,6 @@ void actions_free(struct action *v, int n)
 	free(v);
 }
 
-const char *dix_sysfs_root = "/sys";
-
 int sysfs_resolve(const char *path, const char *root, char *resolved,
 		  char *why, size_t len)
 {
@@ -202,6 +200,7 @@ static int parse_one(const struct dix_opts *o, int type, const char *s,
 		     struct action *a, char *err, size_t len)
 {
 	const char *opt = act_info[type].opt, *allowed = act_info[type].allowed;
+	const char *root = o->sysfs_root ? o->sysfs_root : DIX_SYSFS_ROOT;
 	char spec[4096], real[PATH_MAX], why[PATH_MAX + 512], *eq, *slash;
 	int e;
 
@@ -259,10 +258,9 @@ static int parse_one(const struct dix_opts *o, int type, const char *s,
 				 opt, s, allowed);
 			return -EINVAL;
 		}
-		if (sysfs_resolve(spec, dix_sysfs_root, real, why,
-				  sizeof(why))) {
+		if (sysfs_resolve(spec, root, real, why, sizeof(why))) {
 			snprintf(err, len, "--%s '%s': %s (allowed: %s with PATH a file under %s)",
-				 opt, s, why, allowed, dix_sysfs_root);
+				 opt, s, why, allowed, root);
 			return -EINVAL;
 		}
 		a->arg = xstrdup(spec);

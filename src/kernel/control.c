@@ -150,7 +150,7 @@ static void binding_note(struct ctl *c, int changed)
 		free(text);
 	}
 	/* a mapping under the load keeps its TFMs through a selection move */
-	text = dmbind_poll(&c->cur);
+	text = dmbind_poll(c->dm, &c->cur);
 	if (text) {
 		ctl_event(c, EV_NOTE, ctl_elapsed(c), text, -1, -1, NULL, NULL, NULL);
 		free(text);
@@ -293,15 +293,15 @@ static int dmreload_step(struct ctl *c, const struct action *a, int end)
 			 users);
 	} else {
 		/* dm-integrity's counter starts again at 0 with the new table */
-		dmbind_mismatch_bank(a->major, a->minor, 1);
+		dmbind_mismatch_bank(c->dm, a->major, a->minor, 1);
 		e = dm_reload(a->major, a->minor, &susp, name, why, sizeof(why));
-		dmbind_mismatch_bank(a->major, a->minor, 0);
+		dmbind_mismatch_bank(c->dm, a->major, a->minor, 0);
 	}
 	dur = dix_now() - start;
 	snapshot_diff(c, &d);
 	memset(&data, 0, sizeof(data));
 	if (!e) {
-		drv = dmbind_reloaded(name, &c->cur, &data);
+		drv = dmbind_reloaded(c->dm, name, &c->cur, &data);
 	} else {
 		data.type = EVD_DMRELOAD;
 		data.name = xstrdup(name);
@@ -527,7 +527,7 @@ ended:
 	}
 	prio_undo(&c->prio, prio_event, c);
 	/* the workers are done: what dm-integrity counted is the run's */
-	text = dmbind_mismatches();
+	text = dmbind_mismatches(c->dm);
 	if (text)
 		note(c, "%s", text);
 	free(text);
@@ -655,7 +655,8 @@ static void start_notes(struct ctl *c)
 }
 
 struct ctl *control_start(const struct dix_opts *o, const char *dev,
-			  const struct dix_event_sink *sink, int *err)
+			  struct dmbind *dm, const struct dix_event_sink *sink,
+			  int *err)
 {
 	struct ctl *c = xcalloc(1, sizeof(*c));
 	char msg[1024];
@@ -663,6 +664,7 @@ struct ctl *control_start(const struct dix_opts *o, const char *dev,
 
 	c->sink = *sink;
 	c->o = o;
+	c->dm = dm;
 	c->dev = dev ? xstrdup(dev) : NULL;
 	c->proc_root = "/proc";
 	c->sys_root = "/sys";

@@ -59,6 +59,8 @@ struct ctl {
 	/* the --dm-reload actions that succeeded, one per mapping */
 	const struct action *reloaded[CTL_RELOADED_MAX];
 	int nreloaded;
+	/* the run's watched mappings (dmbind.h), or NULL */
+	struct dmbind *dm;
 };
 
 /** ctl_elapsed() - seconds since the start of the load. */

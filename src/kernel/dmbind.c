@@ -19,7 +19,11 @@
 
 #define WATCH_MAX	8
 
-static struct {
+/*
+ * The mappings one run watches: a value of that run (its devices hold it,
+ * core/dev.c), so a second run, after or beside it, watches its own.
+ */
+struct dmbind {
 	pthread_mutex_t lock;
 	struct dmmap *m[WATCH_MAX];
 	int n;
@@ -33,7 +37,23 @@ static struct {
 	int mm_lines[WATCH_MAX][DMMAP_LEVELS];
 	uint64_t mm_base[WATCH_MAX][DMMAP_LEVELS];
 	uint64_t mm_run[WATCH_MAX][DMMAP_LEVELS];
-} db = { .lock = PTHREAD_MUTEX_INITIALIZER };
+};
+
+struct dmbind *dmbind_new(void)
+{
+	struct dmbind *b = xcalloc(1, sizeof(*b));
+
+	pthread_mutex_init(&b->lock, NULL);
+	return b;
+}
+
+void dmbind_free(struct dmbind *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_destroy(&b->lock);
+	free(b);
+}
 
 /*
  * Modules whose drivers set CRYPTO_ALG_ALLOCATES_MEMORY (they allocate in
@@ -127,47 +147,52 @@ void dmbind_fill(struct dmmap *m, const struct kw_state *s, int start)
 	}
 }
 
-void dmbind_watch(struct dmmap *m)
+void dmbind_watch(struct dmbind *b, struct dmmap *m)
 {
 	int i, r;
 
-	pthread_mutex_lock(&db.lock);
-	if (db.n < WATCH_MAX) {
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->lock);
+	if (b->n < WATCH_MAX) {
 		for (i = 0; i < m->nalgs; i++)
-			snprintf(db.announced[db.n][i], DMT_NAME_LEN, "%s", m->algs[i].now);
+			snprintf(b->announced[b->n][i], DMT_NAME_LEN, "%s", m->algs[i].now);
 		for (i = 0; i < m->nlevels; i++) {
 			r = dmmap_mismatches(m->lv[i].major, m->lv[i].minor,
-					     &db.mm_base[db.n][i]);
-			db.mm_lines[db.n][i] = r > 0 ? r : 0;
-			db.mm_run[db.n][i] = 0;
+					     &b->mm_base[b->n][i]);
+			b->mm_lines[b->n][i] = r > 0 ? r : 0;
+			b->mm_run[b->n][i] = 0;
 		}
-		db.m[db.n++] = m;
+		b->m[b->n++] = m;
 	}
-	pthread_mutex_unlock(&db.lock);
+	pthread_mutex_unlock(&b->lock);
 }
 
-void dmbind_mismatch_bank(unsigned int major, unsigned int minor, int count)
+void dmbind_mismatch_bank(struct dmbind *b, unsigned int major,
+			  unsigned int minor, int count)
 {
 	uint64_t v;
 	int w, i;
 
-	pthread_mutex_lock(&db.lock);
-	for (w = 0; w < db.n; w++) {
-		for (i = 0; i < db.m[w]->nlevels; i++) {
-			const struct dmmap_level *l = &db.m[w]->lv[i];
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->lock);
+	for (w = 0; w < b->n; w++) {
+		for (i = 0; i < b->m[w]->nlevels; i++) {
+			const struct dmmap_level *l = &b->m[w]->lv[i];
 
-			if (!db.mm_lines[w][i] || l->major != major || l->minor != minor ||
+			if (!b->mm_lines[w][i] || l->major != major || l->minor != minor ||
 			    dmmap_mismatches(major, minor, &v) <= 0)
 				continue;
 			if (count)
-				db.mm_run[w][i] += v - db.mm_base[w][i];
-			db.mm_base[w][i] = v;
+				b->mm_run[w][i] += v - b->mm_base[w][i];
+			b->mm_base[w][i] = v;
 		}
 	}
-	pthread_mutex_unlock(&db.lock);
+	pthread_mutex_unlock(&b->lock);
 }
 
-char *dmbind_mismatches(void)
+char *dmbind_mismatches(struct dmbind *b)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -175,14 +200,16 @@ char *dmbind_mismatches(void)
 	uint64_t v, n;
 	int w, i, said = 0;
 
-	pthread_mutex_lock(&db.lock);
-	for (w = 0; w < db.n; w++) {
-		for (i = 0; i < db.m[w]->nlevels; i++) {
-			const struct dmmap_level *l = &db.m[w]->lv[i];
+	if (!b)
+		return NULL;
+	pthread_mutex_lock(&b->lock);
+	for (w = 0; w < b->n; w++) {
+		for (i = 0; i < b->m[w]->nlevels; i++) {
+			const struct dmmap_level *l = &b->m[w]->lv[i];
 
-			if (!db.mm_lines[w][i] || dmmap_mismatches(l->major, l->minor, &v) <= 0)
+			if (!b->mm_lines[w][i] || dmmap_mismatches(l->major, l->minor, &v) <= 0)
 				continue;
-			n = db.mm_run[w][i] + (v - db.mm_base[w][i]);
+			n = b->mm_run[w][i] + (v - b->mm_base[w][i]);
 			if (!f && !(f = open_memstream(&out, &len)))
 				goto unlock;
 			fprintf(f, "%sdm %s: dm-integrity counted %" PRIu64 " checksum mismatch%s during the run (the kernel's counter, status field 1)",
@@ -190,34 +217,30 @@ char *dmbind_mismatches(void)
 		}
 	}
 unlock:
-	pthread_mutex_unlock(&db.lock);
+	pthread_mutex_unlock(&b->lock);
 	if (f)
 		fclose(f);
 	return out;
 }
 
-void dmbind_unwatch(void)
-{
-	pthread_mutex_lock(&db.lock);
-	db.n = 0;
-	pthread_mutex_unlock(&db.lock);
-}
-
-struct dmmap *dmbind_find(unsigned int major, unsigned int minor)
+struct dmmap *dmbind_find(struct dmbind *b, unsigned int major,
+			   unsigned int minor)
 {
 	struct dmmap *r = NULL;
 	int i;
 
-	pthread_mutex_lock(&db.lock);
-	for (i = 0; i < db.n && !r; i++)
-		if (db.m[i]->lv[0].major == major && db.m[i]->lv[0].minor == minor)
-			r = db.m[i];
-	pthread_mutex_unlock(&db.lock);
+	if (!b)
+		return NULL;
+	pthread_mutex_lock(&b->lock);
+	for (i = 0; i < b->n && !r; i++)
+		if (b->m[i]->lv[0].major == major && b->m[i]->lv[0].minor == minor)
+			r = b->m[i];
+	pthread_mutex_unlock(&b->lock);
 	return r;
 }
 
-char *dmbind_reloaded(const char *name, const struct kw_state *s,
-		      struct dix_evdata *d)
+char *dmbind_reloaded(struct dmbind *b, const char *name,
+		      const struct kw_state *s, struct dix_evdata *d)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -229,9 +252,14 @@ char *dmbind_reloaded(const char *name, const struct kw_state *s,
 	d->name = xstrdup(name);
 	if (!f)
 		return NULL;
-	pthread_mutex_lock(&db.lock);
-	for (m_ = 0; m_ < db.n; m_++) {
-		struct dmmap *m = db.m[m_];
+	if (!b) {
+		fclose(f);
+		free(out);
+		return NULL;
+	}
+	pthread_mutex_lock(&b->lock);
+	for (m_ = 0; m_ < b->n; m_++) {
+		struct dmmap *m = b->m[m_];
 
 		dmbind_fill(m, s, 0);
 		for (i = 0; i < m->nalgs; i++) {
@@ -252,10 +280,10 @@ char *dmbind_reloaded(const char *name, const struct kw_state *s,
 			d->added[n - 1].driver = a->now[0] ? xstrdup(a->now) : NULL;
 			d->nremoved = d->nadded = n;
 			snprintf(a->held, DMT_NAME_LEN, "%s", a->now);
-			snprintf(db.announced[m_][i], DMT_NAME_LEN, "%s", a->now);
+			snprintf(b->announced[m_][i], DMT_NAME_LEN, "%s", a->now);
 		}
 	}
-	pthread_mutex_unlock(&db.lock);
+	pthread_mutex_unlock(&b->lock);
 	fputs(n ? " (inferred)" : "", f);
 	fclose(f);
 	if (!n) {
@@ -265,24 +293,26 @@ char *dmbind_reloaded(const char *name, const struct kw_state *s,
 	return out;
 }
 
-char *dmbind_poll(const struct kw_state *s)
+char *dmbind_poll(struct dmbind *b, const struct kw_state *s)
 {
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = NULL;
 	int w, i, said = 0;
 
-	pthread_mutex_lock(&db.lock);
-	for (w = 0; w < db.n; w++) {
-		struct dmmap *m = db.m[w];
+	if (!b)
+		return NULL;
+	pthread_mutex_lock(&b->lock);
+	for (w = 0; w < b->n; w++) {
+		struct dmmap *m = b->m[w];
 
 		dmbind_fill(m, s, 0);
 		for (i = 0; i < m->nalgs; i++) {
 			const struct dmmap_alg *a = &m->algs[i];
 
-			if (!strcmp(a->now, db.announced[w][i]))
+			if (!strcmp(a->now, b->announced[w][i]))
 				continue;
-			snprintf(db.announced[w][i], DMT_NAME_LEN, "%s", a->now);
+			snprintf(b->announced[w][i], DMT_NAME_LEN, "%s", a->now);
 			if (!strcmp(a->now, a->held))
 				continue;
 			if (!f && !(f = open_memstream(&out, &len)))
@@ -294,7 +324,7 @@ char *dmbind_poll(const struct kw_state *s)
 		}
 	}
 unlock:
-	pthread_mutex_unlock(&db.lock);
+	pthread_mutex_unlock(&b->lock);
 	if (f)
 		fclose(f);
 	return out;

@@ -22,6 +22,21 @@
 #include "lib/event.h"
 
 /**
+ * struct dmbind - the mappings one run watches and what it last said of
+ * them: a value of that run (core/dev.c: its devices share one), never of
+ * the process, so a second run watches only its own mappings.  Every
+ * function below taking one does nothing (returns NULL) when it is NULL:
+ * a run with no mapping to watch.
+ */
+struct dmbind;
+
+/** dmbind_new() - an empty watch, for one run. */
+struct dmbind *dmbind_new(void);
+
+/** dmbind_free() - stop following every mapping of @b and free it. */
+void dmbind_free(struct dmbind *b);
+
+/**
  * dmbind_pick() - the driver @use would get for algorithm @name from
  * snapshot @s (pure): the highest selectable priority among the entries
  * the consumer can take.
@@ -41,10 +56,10 @@ const struct kw_alg *dmbind_pick(const struct kw_state *s, const char *name,
 void dmbind_fill(struct dmmap *m, const struct kw_state *s, int start);
 
 /**
- * dmbind_watch() - follow @m during the run (dmbind_poll()); @m stays
- * the caller's and must live until dmbind_unwatch().
+ * dmbind_watch() - follow @m during the run in @b (dmbind_poll()); @m
+ * stays the caller's and must live until dmbind_free().
  */
-void dmbind_watch(struct dmmap *m);
+void dmbind_watch(struct dmbind *b, struct dmmap *m);
 
 /**
  * dmbind_mismatch_bank() - read dm-integrity's mismatch counter of the
@@ -53,7 +68,8 @@ void dmbind_watch(struct dmmap *m);
  * total (before a reload, which starts the counter at 0); without, the
  * reading becomes the new base (after the reload).
  */
-void dmbind_mismatch_bank(unsigned int major, unsigned int minor, int count);
+void dmbind_mismatch_bank(struct dmbind *b, unsigned int major,
+			  unsigned int minor, int count);
 
 /**
  * dmbind_mismatches() - what dm-integrity counted during the run, per
@@ -64,10 +80,7 @@ void dmbind_mismatch_bank(unsigned int major, unsigned int minor, int count);
  * Return: NULL when no watched mapping has integrity lines, else the
  * malloc'ed text.
  */
-char *dmbind_mismatches(void);
-
-/** dmbind_unwatch() - stop following every mapping. */
-void dmbind_unwatch(void);
+char *dmbind_mismatches(struct dmbind *b);
 
 /**
  * dmbind_reloaded() - the table of mapping @name was loaded again: its
@@ -79,13 +92,14 @@ void dmbind_unwatch(void);
  * malloc'ed text "xts(aes): xts(ecb(aes-generic)) -> xts-aes-aesni
  * (inferred)" (several joined by ", ").
  */
-char *dmbind_reloaded(const char *name, const struct kw_state *s,
-		      struct dix_evdata *d);
+char *dmbind_reloaded(struct dmbind *b, const char *name,
+		      const struct kw_state *s, struct dix_evdata *d);
 
 /**
  * dmbind_find() - the watched mapping of device @major:@minor, or NULL.
  */
-struct dmmap *dmbind_find(unsigned int major, unsigned int minor);
+struct dmmap *dmbind_find(struct dmbind *b, unsigned int major,
+			  unsigned int minor);
 
 /**
  * dmbind_poll() - after a snapshot: a note for each algorithm whose
@@ -95,6 +109,6 @@ struct dmmap *dmbind_find(unsigned int major, unsigned int minor);
  *
  * Return: NULL, or a malloc'ed text (lines joined by "; ").
  */
-char *dmbind_poll(const struct kw_state *s);
+char *dmbind_poll(struct dmbind *b, const struct kw_state *s);
 
 #endif

@@ -23,11 +23,11 @@
 int actions_check(const struct dix_opts *o, char *err, size_t len);
 
 /*
- * The directory --sysfs writes are confined to: "/sys".  A variable only so
- * the unit tests can point it at a scratch directory; nothing at run time
- * (no option, no environment variable) changes it.
+ * The directory --sysfs writes are confined to, unless the run's options
+ * say otherwise (struct dix_opts.sysfs_root, a unit test's scratch
+ * directory: a value of that run, not of the process).
  */
-extern const char *dix_sysfs_root;
+#define DIX_SYSFS_ROOT	"/sys"
 
 /**
  * sysfs_resolve() - where a --sysfs PATH leads, and whether it may be
@@ -35,7 +35,8 @@ extern const char *dix_sysfs_root;
  * file under @root.  A symlink is judged by where it points, so a link in
  * /tmp to /sys is accepted and a link under /sys to /etc is not.
  * @path: the path as given
- * @root: the directory writes are confined to (dix_sysfs_root)
+ * @root: the directory writes are confined to (DIX_SYSFS_ROOT, or the
+ *	run's struct dix_opts.sysfs_root)
  * @resolved: PATH_MAX bytes for the resolved path
  * @why: the reason on refusal, naming @path (and where it leads)
  * @len: size of @why
@@ -60,12 +61,14 @@ long sysfs_write(const char *path, const char *value, const char **call);
 
 struct ctl;
 struct dix_event_sink;
+struct dmbind;
 
 /**
  * control_start() - start the control thread: it runs the scheduled
  * actions of @o at their second of the load and watches kernel state every
  * interval, reporting both to @sink.  @dev: the target's block device name
- * for advice in messages, or NULL.  Called before the load's clock starts,
+ * for advice in messages, or NULL.  @dm: the run's watched mappings
+ * (dmbind.h; NULL: none).  Called before the load's clock starts,
  * so its own setup (the first snapshot of /proc and /sys, the crypto_user
  * socket) is never inside the measured interval nor delays an action: the
  * thread waits for control_go().  @sink's t0 is ignored until then.
@@ -73,7 +76,8 @@ struct dix_event_sink;
  * with *@err 1 when there is nothing to run or watch, -errno on failure.
  */
 struct ctl *control_start(const struct dix_opts *o, const char *dev,
-			  const struct dix_event_sink *sink, int *err);
+			  struct dmbind *dm, const struct dix_event_sink *sink,
+			  int *err);
 
 /**
  * control_go() - the load's clock started at @t0 (dix_now() seconds): the

@@ -35,7 +35,23 @@ uint64_t dix_now_ns(void)
 }
 
 const char *dix_msg_prefix = "";
-char dix_last_err[256];
+
+/*
+ * The thread's buffer, not the process's: a worker's dix_err() must not
+ * replace its run's setup error, nor one run's message stand for the
+ * next run's failure (the buffer itself is the run's, util.h).
+ */
+static __thread struct dix_errbuf *errbuf;
+
+struct dix_errbuf *dix_errbuf_use(struct dix_errbuf *b)
+{
+	struct dix_errbuf *was = errbuf;
+
+	if (b)
+		b->msg[0] = '\0';
+	errbuf = b;
+	return was;
+}
 
 /*
  * One message line in one write(2): stderr is unbuffered, so the prefix,
@@ -80,9 +96,11 @@ void dix_err(const char *fmt, ...)
 	va_list ap;
 	int saved = errno;
 
-	va_start(ap, fmt);
-	vsnprintf(dix_last_err, sizeof(dix_last_err), fmt, ap);
-	va_end(ap);
+	if (errbuf) {
+		va_start(ap, fmt);
+		vsnprintf(errbuf->msg, sizeof(errbuf->msg), fmt, ap);
+		va_end(ap);
+	}
 	va_start(ap, fmt);
 	put_line("", fmt, ap);
 	va_end(ap);

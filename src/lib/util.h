@@ -39,11 +39,28 @@ uint64_t dix_now_ns(void);
 /*
  * dix_msg_prefix - put after "dixload: " in dix_err()/dix_warn() lines
  * ("rank 2 (node7): " under MPI); "" by default.
- * dix_last_err - the last dix_err() message (an MPI rank sends it to rank
- * 0 when its setup fails).
  */
 extern const char *dix_msg_prefix;
-extern char dix_last_err[256];
+
+/**
+ * struct dix_errbuf - the last dix_err() message of whoever holds it (a
+ * run, a command line's setup), which an MPI rank sends to rank 0 when it
+ * cannot go on.  dix_err() fills the buffer its thread has in use
+ * (dix_errbuf_use()), so a message lands only in the run or command that
+ * printed it: never another thread's, never an earlier run's.
+ * @msg: the message, "" when none was printed
+ */
+struct dix_errbuf {
+	char msg[256];
+};
+
+/**
+ * dix_errbuf_use() - make @b (cleared) the calling thread's buffer, NULL:
+ * none (messages are printed and kept nowhere).  Give the one it returns
+ * back before @b goes away.
+ * Return: the buffer in use before.
+ */
+struct dix_errbuf *dix_errbuf_use(struct dix_errbuf *b);
 
 /** dix_err() - print "dixload: <msg>" on stderr. */
 void dix_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -143,12 +143,12 @@ static void test_scsi_ask(void)
 	struct dix_devdesc t;
 	char msg[256];
 
-	dix_sg_transport = fixture_sgio;
 	memset(&disk, 0, sizeof(disk));
 	disk.inq = "sdebug-dif2-inquiry.hex";
 	disk.rc = "sdebug-dif2-readcap16.hex";
 	memset(&t, 0, sizeof(t));
 	t.fd = -1;
+	t.sgio = fixture_sgio;	/* the target's transport: the fixtures' disk */
 	devdesc_ask(&t, DEVDESC_ASK_SCSI, 2500);
 	is_int(disk.ncmd, 2, "ask: two commands, INQUIRY and READ CAPACITY(16)");
 	is_int(disk.timeout, 2500, "ask: the timeout given");
@@ -158,7 +158,7 @@ static void test_scsi_ask(void)
 	ok(!t.nvme.asked, "ask: the NVMe provider not asked");
 
 	memset(&saved, 0, sizeof(saved));
-	devdesc_scsi_ask(&t.scsi, -1, 0, save_raw, NULL);
+	devdesc_scsi_ask(&t.scsi, -1, fixture_sgio, 0, save_raw, NULL);
 	is_int(disk.timeout, SGIO_TIMEOUT_MS, "ask: timeout 0 is the provider's 60 s");
 	ok(saved.n == 2 && !strcmp(saved.names[0], "inquiry") &&
 	   saved.lens[0] == 96 && !strcmp(saved.names[1], "readcap16") &&
@@ -166,7 +166,7 @@ static void test_scsi_ask(void)
 	   saved.names[0], saved.lens[0], saved.names[1], saved.lens[1]);
 
 	disk.send_err = -ENOTTY;
-	devdesc_scsi_ask(&t.scsi, -1, 0, NULL, NULL);
+	devdesc_scsi_ask(&t.scsi, -1, fixture_sgio, 0, NULL, NULL);
 	ok(!t.scsi.rc_ans.sent && !t.scsi.inq_ok, "SG_IO refused: nothing sent");
 	is_int(devdesc_scsi_rc_failure(&t.scsi, "loop0", msg, sizeof(msg)),
 	       -ENOTTY, "SG_IO refused: its errno");
@@ -175,7 +175,7 @@ static void test_scsi_ask(void)
 
 	disk.send_err = 0;
 	disk.check = 1;
-	devdesc_scsi_ask(&t.scsi, -1, 0, NULL, NULL);
+	devdesc_scsi_ask(&t.scsi, -1, fixture_sgio, 0, NULL, NULL);
 	ok(t.scsi.inq_ok && !t.scsi.rc_ok && t.scsi.rc_ans.sent,
 	   "NOT READY: INQUIRY answered, READ CAPACITY(16) failed");
 	is_int(devdesc_scsi_rc_failure(&t.scsi, "sdb", msg, sizeof(msg)), -EIO,

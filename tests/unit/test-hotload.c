@@ -37,7 +37,7 @@
 #define SLACK	0.25
 
 /*
- * A scratch directory stands in for /sys (dix_sysfs_root): @sysroot inside
+ * A scratch directory stands in for /sys (each run's o.sysfs_root): @sysroot inside
  * it, the sysfs-like file @scratch in @sysroot, and @outside next to it.
  */
 static char scratchdir[64] = "/tmp/dixload-hotload-XXXXXX";
@@ -52,6 +52,7 @@ static int check1(const char *opt, const char *val, double runtime,
 	int r;
 
 	opts_init(&o);
+	o.sysfs_root = sysroot;
 	snprintf(rt, sizeof(rt), "%g", runtime);
 	opt_set(&o, "runtime", rt, e2, sizeof(e2));
 	if (opt_set(&o, opt, val, e2, sizeof(e2))) {
@@ -158,6 +159,7 @@ static void test_priority_syntax(void)
 
 	/* at equal times a --hotload runs first: it may bring the driver */
 	opts_init(&o);
+	o.sysfs_root = sysroot;
 	opt_set(&o, "priority", "xts(ecb(aes-generic))=1000@5", e2, sizeof(e2));
 	opt_set(&o, "priority", "xts(ecb(aes-generic))=100@2", e2, sizeof(e2));
 	opt_set(&o, "hotload", "aesni_intel@5", e2, sizeof(e2));
@@ -288,6 +290,7 @@ static void test_control(void)
 	int fd, saved, n, started, had_state;
 
 	opts_init(&o);
+	o.sysfs_root = sysroot;
 	opt_set(&o, "interval", "100", err, sizeof(err));
 	snprintf(val, sizeof(val), "%s=0@0.3", scratch);
 	opt_set(&o, "sysfs", val, err, sizeof(err));
@@ -326,7 +329,7 @@ static void test_control(void)
 	r.t0 = dix_now();
 	sink.ctx = &r;
 	sink.t0 = r.t0;
-	ctl = control_start(&o, NULL, &sink, &started);
+	ctl = control_start(&o, NULL, NULL, &sink, &started);
 	had_state = ctl != NULL;
 	control_go(ctl, r.t0);
 	usleep(1200 * 1000);
@@ -509,6 +512,7 @@ static void test_keep(void)
 		printf("# cannot reset %s\n", scratch);
 	close(fd);
 	opts_init(&o);
+	o.sysfs_root = sysroot;
 	opt_set(&o, "interval", "100", err, sizeof(err));
 	snprintf(val, sizeof(val), "%s=7@0", scratch);
 	opt_set(&o, "sysfs", val, err, sizeof(err));
@@ -530,7 +534,7 @@ static void test_keep(void)
 	r.t0 = dix_now();
 	sink.ctx = &r;
 	sink.t0 = r.t0;
-	ctl = control_start(&o, NULL, &sink, &started);
+	ctl = control_start(&o, NULL, NULL, &sink, &started);
 	control_go(ctl, r.t0);
 	usleep(300 * 1000);
 	if (ctl)
@@ -593,7 +597,7 @@ static void test_go(void)
 		r.wake_fd = -1;
 		pthread_mutex_init(&r.lock, NULL);
 		sink.ctx = &r;
-		ctl = control_start(&o, NULL, &sink, &started);
+		ctl = control_start(&o, NULL, NULL, &sink, &started);
 		is_int(started, 0, "go: control thread set up");
 		if (pass == 0) {
 			/* never released: the run's setup failed */
@@ -653,7 +657,6 @@ int main(void)
 	}
 	close(fd);
 	close(open(outside, O_WRONLY | O_CREAT, 0644));
-	dix_sysfs_root = sysroot;
 	test_check();
 	test_priority_syntax();
 	test_resolve();

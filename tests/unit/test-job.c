@@ -36,6 +36,16 @@ struct bed {
 	struct dix_worker w;
 };
 
+/* The null engine's test bed: what these tests set and what it counted. */
+static struct null_bed nb = NULL_BED_INIT;
+
+/* Fresh "devices" and a fresh bed. */
+static void bed_reset(void)
+{
+	null_reset();
+	null_bed_reset(&nb);
+}
+
 static void set_opts(struct dix_opts *o, const char *const *opts)
 {
 	char err[256];
@@ -73,6 +83,7 @@ static void bed_open2(struct bed *b, const char *path, uint64_t size,
 	b->r.devs = &b->d;
 	b->r.ndevs = 1;
 	b->r.eng = engine_find("null");
+	b->r.eng_bed = &nb;	/* the null engine's settings and counts */
 	b->r.workers = &b->w;
 	b->r.nworkers = 1;
 	b->r.wake_fd = -1;
@@ -188,12 +199,13 @@ static void test_ordering(void)
 	struct null_stats st;
 	struct bed b;
 
-	null_reset();
+	bed_reset();
 	fill("order", 64 * KIB, 512, NULL);
-	null_reset();
+	bed_reset();
 	/* the overlap count itself: two writes to one block, both in flight */
 	{
-		struct dix_eng_ctx ctx = { .depth = 2, .lbs = 512, .path = "x" };
+		struct dix_eng_ctx ctx = { .depth = 2, .lbs = 512, .path = "x",
+					  .bed = &nb };
 		const struct dix_engine *e = engine_find("null");
 		struct dix_io io[2] = {
 			{ .offset = 0, .len = 4096, .dir = DIX_WRITE, .idx = 0 },
@@ -201,7 +213,7 @@ static void test_ordering(void)
 		};
 		static unsigned char buf[2][4096];
 
-		null_conf.watch = 1;
+		nb.conf.watch = 1;
 		io[0].buf = buf[0];
 		io[1].buf = buf[1];
 		e->init(&ctx);
@@ -212,16 +224,16 @@ static void test_ordering(void)
 		ok(e->event(&ctx, 0) == &io[0] && e->event(&ctx, 1) == &io[1],
 		   "null FIFO: in the order queued");
 		e->cleanup(&ctx);
-		st = null_stats_get();
+		st = null_bed_stats(&nb);
 		is_int(st.overlaps, 1, "null: two overlapping writes in flight are counted");
 		is_int(st.reordered, 0, "null FIFO: nothing overtaken");
 	}
-	null_reset();
+	bed_reset();
 	fill("order", 64 * KIB, 512, NULL);
-	null_conf.watch = 1;
+	nb.conf.watch = 1;
 	bed_open2(&b, "order", 64 * KIB, 512, opts, shuffle);
 	bed_run_for(&b, 300);
-	st = null_stats_get();
+	st = null_bed_stats(&nb);
 	ok(!b.w.err, "shuffled randrw at depth 32 ran");
 	ok(b.w.c.ops[DIX_READ] > 1000 && b.w.c.ops[DIX_WRITE] > 1000,
 	   "it did reads and writes (%llu, %llu)",
@@ -237,10 +249,10 @@ static void test_ordering(void)
 	/* reversed: every batch overtakes; the data still checks */
 	bed_open2(&b, "order", 64 * KIB, 512, opts, reverse);
 	bed_run_for(&b, 200);
-	ok(null_stats_get().reordered > st.reordered && !errors(&b) &&
+	ok(null_bed_stats(&nb).reordered > st.reordered && !errors(&b) &&
 	   !b.w.err, "reversed completions: overtaken, no errors");
 	bed_close(&b);
-	null_reset();
+	bed_reset();
 }
 
 /*
@@ -263,10 +275,10 @@ static void test_batching(void)
 		struct null_stats st;
 		struct bed b;
 
-		null_reset();
+		bed_reset();
 		bed_open(&b, "batch", 1024 * KIB, 4096, opts);
 		bed_run(&b);
-		st = null_stats_get();
+		st = null_bed_stats(&nb);
 		is_int(b.w.c.ops[DIX_WRITE], 256, "every 4k block of 1 MiB once");
 		is_int(st.max_batch, cases[i].want,
 		       "--iodepth-batch, at most --iodepth, per commit");
@@ -285,14 +297,14 @@ static void test_batching(void)
 				       "4", "complete", "inline", NULL };
 		struct bed b;
 
-		null_reset();
+		bed_reset();
 		bed_open(&b, "inline", 256 * KIB, 4096, opts);
 		bed_run(&b);
 		is_int(b.w.c.ops[DIX_WRITE], 64, "inline completions: all done");
-		is_int(null_stats_get().commits, 0, "nothing left to commit");
+		is_int(null_bed_stats(&nb).commits, 0, "nothing left to commit");
 		bed_close(&b);
 	}
-	null_reset();
+	bed_reset();
 }
 
 /*
@@ -315,7 +327,7 @@ static void test_retry(void)
 	 * succeeds.  After c completions c - c / 5 writes are done, so the
 	 * 100th is completion 124, and 24 of them failed.
 	 */
-	null_reset();
+	bed_reset();
 	bed_open2(&b, "retry", 400 * KIB, 4096, opts, every5);
 	bed_run(&b);
 	is_int(b.w.c.ops[DIX_WRITE], 100, "EIO every 5th: all 100 writes done");
@@ -325,7 +337,7 @@ static void test_retry(void)
 	bed_close(&b);
 
 	/* every I/O fails: the retry fails too, one error each */
-	null_reset();
+	bed_reset();
 	bed_open2(&b, "retry", 40 * KIB, 4096, opts, always);
 	bed_run(&b);
 	is_int(b.w.c.ops[DIX_WRITE], 0, "EIO always: nothing done");
@@ -335,7 +347,7 @@ static void test_retry(void)
 	bed_close(&b);
 
 	/* EILSEQ is an integrity failure: counted at once, not retried */
-	null_reset();
+	bed_reset();
 	bed_open2(&b, "retry", 400 * KIB, 4096, opts, eilseq);
 	bed_run(&b);
 	is_int(b.w.c.errors[DIX_ERR_UNKNOWN], 25, "EILSEQ every 4th: 25 integrity errors");
@@ -343,7 +355,7 @@ static void test_retry(void)
 	is_int(b.w.c.submitted, 100, "none retried");
 	is_int(b.w.c.recovered, 0, "none recovered");
 	bed_close(&b);
-	null_reset();
+	bed_reset();
 }
 
 /*
@@ -360,7 +372,7 @@ static void test_verify(void)
 				 "verify", "strict", NULL };
 	struct bed b;
 
-	null_reset();
+	bed_reset();
 	fill("verify", 512 * KIB, 512, NULL);
 	bed_open(&b, "verify", 512 * KIB, 512, rd);
 	bed_run(&b);
@@ -390,7 +402,7 @@ static void test_verify(void)
 	}
 
 	/* a store nobody wrote: zeros, no header */
-	null_reset();
+	bed_reset();
 	bed_open(&b, "fresh", 64 * KIB, 512, rd);
 	bed_run(&b);
 	is_int(b.w.c.unwritten, 128, "fresh store: 128 blocks never written");
@@ -400,7 +412,7 @@ static void test_verify(void)
 	bed_run(&b);
 	is_int(b.w.c.errors[DIX_ERR_VERIFY], 128, "--verify strict: each a bad block");
 	bed_close(&b);
-	null_reset();
+	bed_reset();
 }
 
 /* crc16 Type 1, 512-byte intervals, 8 bytes of PI each, kept apart. */
@@ -432,9 +444,9 @@ static void test_inject(void)
 	struct bed b;
 
 	/* a device that checks PI on writes refuses the 25 broken ones */
-	null_reset();
-	pi_format(&null_conf.pif);
-	null_conf.check_pi = 1;
+	bed_reset();
+	pi_format(&nb.conf.pif);
+	nb.conf.check_pi = 1;
 	bed_open(&b, "inject", 400 * KIB, 512, wr);
 	bed_run(&b);
 	ok(!b.w.err, "--pi app writes ran");
@@ -444,8 +456,8 @@ static void test_inject(void)
 	bed_close(&b);
 
 	/* one that does not check lets them through: integrity failures */
-	null_reset();
-	pi_format(&null_conf.pif);
+	bed_reset();
+	pi_format(&nb.conf.pif);
 	bed_open(&b, "inject", 400 * KIB, 512, wr);
 	bed_run(&b);
 	is_int(b.w.c.caught[DIX_ERR_GUARD], 0, "unchecked: nothing caught");
@@ -453,9 +465,9 @@ static void test_inject(void)
 	bed_close(&b);
 
 	/* reads: dixload breaks every 5th read's tuple and catches it */
-	null_reset();
-	pi_format(&null_conf.pif);
-	null_conf.check_pi = 1;
+	bed_reset();
+	pi_format(&nb.conf.pif);
+	nb.conf.check_pi = 1;
 	fill("inject", 400 * KIB, 512, pi);
 	bed_open(&b, "inject", 400 * KIB, 512, rd);
 	bed_run(&b);
@@ -471,13 +483,13 @@ static void test_inject(void)
 	bed_close(&b);
 
 	/* --pi app without a format on the device is refused at setup */
-	null_reset();
+	bed_reset();
 	bed_open(&b, "inject", 400 * KIB, 512, pi);
 	bed_run(&b);
 	ok(b.w.err == -EINVAL && strstr(b.w.errmsg, "protection format"),
 	   "--pi app on a null device without a format: refused");
 	bed_close(&b);
-	null_reset();
+	bed_reset();
 }
 
 /* Rate caps: the worker's I/Os take at least what the cap allows. */
@@ -492,7 +504,7 @@ static void test_rate(void)
 	struct bed b;
 	double s;
 
-	null_reset();
+	bed_reset();
 	/* 400 I/Os at 2000/s: 0.2 s, less the 10 ms of slack the cap allows */
 	bed_open(&b, "rate", 1600 * KIB, 4096, iops);
 	s = bed_run(&b);
@@ -513,7 +525,7 @@ static void test_rate(void)
 	is_int(b.w.c.ops[DIX_READ], 1000, "--rate-iops ,100: 1000 reads");
 	ok(s < 1.0, "reads uncapped: %.3f s for 1000 (a cap of 100/s would take 10)", s);
 	bed_close(&b);
-	null_reset();
+	bed_reset();
 }
 
 /*

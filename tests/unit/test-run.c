@@ -41,6 +41,16 @@ struct bed {
 	struct dix_worker w[JOBS];
 };
 
+/* The null engine's test bed: what these tests set and what it counted. */
+static struct null_bed nb = NULL_BED_INIT;
+
+/* Fresh "devices" and a fresh bed. */
+static void bed_reset(void)
+{
+	null_reset();
+	null_bed_reset(&nb);
+}
+
 static void bed_open(struct bed *b, const char *path, uint64_t size,
 		     const char *const *opts)
 {
@@ -66,6 +76,7 @@ static void bed_open(struct bed *b, const char *path, uint64_t size,
 	b->r.devs = &b->d;
 	b->r.ndevs = 1;
 	b->r.eng = engine_find("null");
+	b->r.eng_bed = &nb;	/* the null engine's settings and counts */
 	b->r.workers = b->w;
 	b->r.nworkers = JOBS;
 	b->r.wake_fd = -1;
@@ -130,9 +141,9 @@ static void test_gate(void)
 	struct bed b;
 	int i, ready;
 
-	null_reset();
-	null_conf.slow_ms = 300;
-	null_conf.slow_job = 2;
+	bed_reset();
+	nb.conf.slow_ms = 300;
+	nb.conf.slow_job = 2;
 	bed_open(&b, "gate", 3 * 256 * KIB, opts);
 	t_start = dix_now();
 	is_int(run_start_workers(&b.r, 0), 0, "three workers started");
@@ -151,7 +162,7 @@ static void test_gate(void)
 	b.r.t0 = t_open;
 	run_gate_open(&b.r);
 	run_join_workers(&b.r);
-	st = null_stats_get();
+	st = null_bed_stats(&nb);
 	is_int(ops(&b), 3 * 64, "then each covered its slice");
 	ok(st.first_io >= t_open, "the first I/O came after the gate opened (%.3f s after)",
 	   st.first_io - t_open);
@@ -159,7 +170,7 @@ static void test_gate(void)
 	bed_close(&b);
 
 	/* a setup that fails is ready at once and does not hold the others */
-	null_reset();
+	bed_reset();
 	{
 		static const char *const pi[] = { "rw", "write", "bs", "4k",
 						  "pi", "app", NULL };
@@ -175,7 +186,7 @@ static void test_gate(void)
 		is_int(ops(&b), 0, "no I/O");
 		bed_close(&b);
 	}
-	null_reset();
+	bed_reset();
 }
 
 /*
@@ -207,7 +218,7 @@ static void test_clock(void)
 	struct meter m;
 	struct bed b;
 
-	null_reset();
+	bed_reset();
 	bed_open(&b, "clock", 3 * 256 * KIB, NULL);
 	cpu_read(&b.r.cpu_last);
 	meter_init(&m, 1000.0, 1.0);
@@ -259,7 +270,7 @@ static void test_clock(void)
 		ok(b.r.events[0].what != ev.what, "their text copied");
 	}
 	bed_close(&b);
-	null_reset();
+	bed_reset();
 }
 
 /*
@@ -330,7 +341,7 @@ static void test_load(void)
 	}
 	close(fd);
 	unlink(dev);	/* created again, with --size, by the run */
-	null_reset();
+	bed_reset();
 	st = load(&r, &o, dev, ok_opts);
 	is_int(st, DIX_EXIT_OK, "a 0.5 s randrw run through null: exit 0");
 	for (i = 0; i < r.nworkers; i++)
@@ -347,7 +358,7 @@ static void test_load(void)
 	run_done(&r, &o);
 
 	/* every 8th write refused with EILSEQ: integrity errors, exit 3 */
-	null_reset();
+	bed_reset();
 	st = load(&r, &o, dev, bad_opts);
 	is_int(st, DIX_EXIT_INTEGRITY, "EILSEQ every 8th: exit 3");
 	for (n = 0, i = 0; i < r.nworkers; i++)
@@ -356,7 +367,7 @@ static void test_load(void)
 	is_int(n, 2 * (128 / 8), "one integrity error per 8 writes of each job");
 	run_done(&r, &o);
 	unlink(dev);
-	null_reset();
+	bed_reset();
 }
 
 /*
@@ -407,7 +418,7 @@ static void test_counts(void)
 	pthread_t t;
 	struct bed b;
 
-	null_reset();
+	bed_reset();
 	bed_open(&b, "counts", 3 * 256 * KIB, NULL);
 	c.w = &b.w[0];
 	b.w[0].io_size = 4096;
@@ -440,7 +451,7 @@ static void test_counts(void)
 	   (unsigned long long)sum.ops[DIX_READ],
 	   (unsigned long long)sum.bytes[DIX_READ]);
 	bed_close(&b);
-	null_reset();
+	bed_reset();
 }
 
 int main(void)

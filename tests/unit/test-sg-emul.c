@@ -3,16 +3,16 @@
  * test-sg-emul.c - the sg engine against an emulated DIF-formatted disk.
  *
  * scsi_debug never checks PI that arrives interleaved in a pass-through
- * buffer, so the interleaved path is checked here: dix_sg_transport is
- * pointed at an SG_IO handler that behaves like a Type 1/2 DIF disk.  It
+ * buffer, so the interleaved path is checked here: the target's transport
+ * (struct dix_devdesc.sgio) is an SG_IO handler that behaves like a Type 1/2 DIF disk.  It
  * answers READ CAPACITY(16), checks every tuple of WRITE(16)/WRITE(32)
  * with WRPROTECT=1 (guard with its own bitwise CRC, app tag, ref tag),
  * stores data and tuples, returns them on READ with RDPROTECT=1 after
  * checking them, and rejects a bad tuple with CHECK CONDITION, ABORTED
  * COMMAND, ASC 0x10 ASCQ 1/2/3.  The test drives the engine only through
  * its ops, as the job loop does, on each of its paths: inline SG_IO
- * (--iodepth 1), the sg driver's asynchronous interface (dix_sg_async,
- * emulated here: completions come back in reverse order of submission),
+ * (--iodepth 1), the sg driver's asynchronous interface (the test bed's,
+ * struct dix_sg_bed, emulated here: completions come back in reverse order of submission),
  * and the thread pool (when no sg node can be opened).
  */
 #include "config.h"
@@ -377,6 +377,9 @@ static const struct dix_sg_async_ops aemu_ops = {
 	.close = aemu_close,
 };
 
+/* The engine's test bed: every instance here is handed the emulated driver. */
+static struct dix_sg_bed sgbed = { .async = &aemu_ops };
+
 static void emu_format(unsigned int type)
 {
 	memset(emu.data, 0, sizeof(emu.data));
@@ -478,6 +481,7 @@ static const struct dix_devdesc *describe(unsigned int timeout_ms)
 	memset(&desc, 0, sizeof(desc));
 	desc.path = "emul";
 	desc.fd = -1;		/* never used: the transport is the emulator */
+	desc.sgio = emu_sgio;
 	desc.lbs = LBS;
 	devdesc_ask(&desc, DEVDESC_ASK_SCSI, timeout_ms);
 	return &desc;
@@ -486,6 +490,7 @@ static const struct dix_devdesc *describe(unsigned int timeout_ms)
 static int ctx_init(struct dix_eng_ctx *ctx, int mode, unsigned int depth)
 {
 	memset(ctx, 0, sizeof(*ctx));
+	ctx->bed = &sgbed;
 	ctx->fd = -1;		/* never used: the transport is the emulator */
 	ctx->depth = depth;
 	ctx->lbs = LBS;
@@ -851,6 +856,7 @@ static void test_size_policy(void)
 	for (i = 0; i < 5; i++) {
 		emu_format(1);
 		memset(&ctx, 0, sizeof(ctx));
+		ctx.bed = &sgbed;
 		ctx.fd = -1;
 		ctx.depth = 4;
 		ctx.lbs = LBS;
@@ -880,6 +886,7 @@ static void test_timeout(void)
 		emu_format(1);
 		o.timeout = 2.5;
 		memset(&ctx, 0, sizeof(ctx));
+		ctx.bed = &sgbed;
 		ctx.fd = -1;
 		ctx.depth = depth;
 		ctx.lbs = LBS;
@@ -918,8 +925,6 @@ int main(void)
 	/* the emulator's guard oracle on the catalogue's check value */
 	is_int(crc16_bitwise((const uint8_t *)"123456789", 9), 0xd0db,
 	       "reference CRC-16/T10-DIF of \"123456789\" is 0xd0db");
-	dix_sg_transport = emu_sgio;
-	dix_sg_async = &aemu_ops;
 	aemu.owner = pthread_self();
 
 	printf("# paths: inline and async\n");
