@@ -17,6 +17,8 @@
 #include "engines/engine.h"
 #include "kernel/hotload.h"
 #include "core/inject.h"
+#include "core/jobrun.h"
+#include "conf/jobmap.h"
 #include "core/mpijob.h"
 #include "conf/options.h"
 #include "lib/parse.h"
@@ -105,6 +107,18 @@ static void usage(FILE *f)
 "  --help                     this text\n"
 "  --version                  print the version\n"
 "  --list-profiles            list the profiles found\n"
+"\n"
+"JOB FILES\n"
+"  dixload [OPTIONS] JOBFILE... reads fio's job files: each section is a job\n"
+"  with its [global] values and its own; the options given on the command\n"
+"  line override the files' values for every job.  --dev PATH (or fio's\n"
+"  --filename PATH) replaces the files' filename=/directory= targets,\n"
+"  --directory DIR their directory.  Jobs of a group run at the same time, each\n"
+"  in a process of its own (stonewall, wait_for=NAME and each job file order\n"
+"  them, as in fio); their lines carry the job's name ([NAME] ..., a \"job\"\n"
+"  member in JSON).  Every fio key is mapped, accepted with a stated\n"
+"  difference, or refused with its file, line and section: doc/fio.md has\n"
+"  the table (dixload --fio-keys prints it).\n"
 "\n"
 "ENGINES\n");
 	for (e = engine_list(); *e; e++) {
@@ -722,8 +736,17 @@ int main(int argc, char **argv)
 		return DIX_EXIT_USAGE;
 #endif
 	}
+	if (argc == 2 && !strcmp(argv[1], "--fio-keys")) {
+		jm_print_table(stdout);
+		return 0;
+	}
+	/* positional arguments are fio job files, as `fio JOBFILE` takes them */
+	if (jobrun_files(argc, argv) &&
+	    (argv[1][0] == '-' || !access(argv[1], F_OK) ||
+	     strstr(argv[1], ".fio") || strstr(argv[1], ".job")))
+		return jobrun_main(argc, argv, run_main);
 	if (argc > 1 && argv[1][0] != '-') {
-		dix_err("unknown command '%s' (commands: probe, crcbench, compare, sweep; or options, see --help)",
+		dix_err("unknown command '%s' (commands: probe, crcbench, compare, sweep; or options, see --help; or fio job files, which must exist)",
 			argv[1]);
 		return DIX_EXIT_USAGE;
 	}
