@@ -650,6 +650,9 @@ static int read_stream(struct rd *r, FILE *f, const char *file, int included)
 		t = trim(line);
 		if (!*t || *t == ';' || *t == '#')
 			continue;
+		/* fio (measured): a ';' or '#' later in a line ends it too */
+		t[strcspn(t, ";#")] = '\0';
+		t = trim(t);
 		if (*t == '[') {
 			char *end = strchr(t, ']');
 

@@ -496,10 +496,10 @@ static void one_key(struct bld *b, const struct jf_kv *kv)
 		}
 	} else if (!strcmp(k, "filename")) {
 		free(b->filename);
-		b->filename = kv->val ? xstrdup(kv->val) : NULL;
+		b->filename = kv->val && *kv->val ? xstrdup(kv->val) : NULL;
 	} else if (!strcmp(k, "directory")) {
 		free(b->directory);
-		b->directory = kv->val ? xstrdup(kv->val) : NULL;
+		b->directory = kv->val && *kv->val ? xstrdup(kv->val) : NULL;
 	} else if (!strcmp(k, "stonewall") || !strcmp(k, "wait_for_previous")) {
 		if (!want_bool(b, kv, &on))
 			j->stonewall = on;

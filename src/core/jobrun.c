@@ -174,8 +174,7 @@ static char **child_argv(struct runner *r, struct job *j, int *argc)
 	for (i = 0; i < m->argc; i++)
 		v[n++] = xstrdup(m->argv[i]);
 	/* fio lays out a job's files before it reads them: so does dixload */
-	if ((m->reads || m->verify_after) && !r->cli_precond && !j->phase &&
-	    strcmp(m->engine, "null"))
+	if ((m->reads || m->verify_after) && !r->cli_precond && !j->phase)
 		v[n++] = xstrdup("--precondition=on");
 	if (r->dev) {
 		devs = xstrdup(r->dev);
