@@ -110,15 +110,16 @@ static void usage(FILE *f)
 "\n"
 "JOB FILES\n"
 "  dixload [OPTIONS] JOBFILE... reads fio's job files: each section is a job\n"
-"  with its [global] values and its own; the options given on the command\n"
-"  line override the files' values for every job.  --dev PATH (or fio's\n"
-"  --filename PATH) replaces the files' filename=/directory= targets,\n"
-"  --directory DIR their directory.  Jobs of a group run at the same time, each\n"
-"  in a process of its own (stonewall, wait_for=NAME and each job file order\n"
-"  them, as in fio); their lines carry the job's name ([NAME] ..., a \"job\"\n"
-"  member in JSON).  Every fio key is mapped, accepted with a stated\n"
-"  difference, or refused with its file, line and section: doc/fio.md has\n"
-"  the table (dixload --fio-keys prints it).\n"
+"  with its [global] values and its own, and the options given on the command\n"
+"  line override the files' values for every job.  Given with job files,\n"
+"  --dev PATH (or fio's --filename PATH) replaces their filename=/directory=\n"
+"  targets, and --directory DIR their directory (each job keeps its files).\n"
+"  The jobs of a group run at the same time, each in a process of its own;\n"
+"  stonewall, wait_for=NAME and each job file order them, as in fio.  Their\n"
+"  lines carry the job's name ([NAME] ..., a \"job\" member in JSON).  Every\n"
+"  fio key is mapped, accepted with a stated difference, or refused with its\n"
+"  file, line and section: doc/fio-jobfiles.md has the table (dixload\n"
+"  --fio-keys prints it).\n"
 "\n"
 "ENGINES\n");
 	for (e = engine_list(); *e; e++) {
@@ -218,7 +219,7 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 			continue;
 		}
 		if (strncmp(arg, "--", 2)) {
-			dix_err("unexpected argument '%s' (options start with --; see --help)",
+			dix_err("unexpected argument '%s' (options start with --; a job file must exist; see --help)",
 				arg);
 			return -EINVAL;
 		}
@@ -741,9 +742,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	/* positional arguments are fio job files, as `fio JOBFILE` takes them */
-	if (jobrun_files(argc, argv) &&
-	    (argv[1][0] == '-' || !access(argv[1], F_OK) ||
-	     strstr(argv[1], ".fio") || strstr(argv[1], ".job")))
+	if (jobrun_files(argc, argv))
 		return jobrun_main(argc, argv, run_main);
 	if (argc > 1 && argv[1][0] != '-') {
 		dix_err("unknown command '%s' (commands: probe, crcbench, compare, sweep; or options, see --help; or fio job files, which must exist)",

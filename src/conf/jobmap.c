@@ -84,7 +84,7 @@ const struct jm_row jm_rows[] = {
 	  "dixload keeps its clocks: every latency is measured" },
 	/* refused, with the reason */
 	{ "bssplit", JM_REFUSED, NULL, "dixload runs one block size per job (bssplit: " P2 ")" },
-	{ "bsrange", JM_REFUSED, NULL, "dixload runs one block size per job (bsrange: " P2 ")" },
+	{ "bsrange", JM_MAPPED, "--bs when its ends are one size (bsrange=4k-4k); a real range is refused: dixload runs one block size per job (" P2 ")", NULL },
 	{ "blocksize_range", JM_REFUSED, NULL, "dixload runs one block size per job (" P2 ")" },
 	{ "random_distribution", JM_REFUSED, NULL, "dixload's random offsets are uniform (" P2 "; random is accepted)" },
 	{ "ramp_time", JM_REFUSED, NULL, "no ramp (" P2 ")" },
@@ -112,7 +112,8 @@ const struct jm_row jm_rows[] = {
 	{ "ratemin", JM_REFUSED, NULL, "dixload caps a rate; it does not fail a job below one" },
 	{ "rate_min", JM_REFUSED, NULL, "dixload caps a rate; it does not fail a job below one" },
 	{ "rate_process", JM_REFUSED, NULL, "dixload's cap is a token bucket, not a Poisson process" },
-	{ "io_submit_mode", JM_REFUSED, NULL, "dixload's jobs submit their own I/O" },
+	{ "io_submit_mode", JM_DIFFERENT, "inline: nothing to do; offload: nothing to do",
+	  "fio's offload hands submission to helper threads to hold a rate; dixload's jobs submit their own I/O, paced by the rate cap's token bucket: the same I/O, submitted by the job" },
 	{ "offset_increment", JM_REFUSED, NULL, "dixload splits one region between its jobs evenly" },
 	{ "fill_device", JM_REFUSED, NULL, "give size= (or no size: to the end of the target)" },
 	{ "zonemode", JM_REFUSED, NULL, "no zoned workloads" },
@@ -442,6 +443,18 @@ static void one_key(struct bld *b, const struct jf_kv *kv)
 			}
 		}
 		arg(j, "bs", "%llu", (unsigned long long)n);
+	} else if (!strcmp(k, "bsrange")) {
+		uint64_t lo, hi;
+
+		if (jf_range(kv->val, b->kb, &lo, &hi, why, sizeof(why)))
+			refuse(b, kv, "%s", why);
+		else if (lo != hi)
+			refuse(b, kv, "refused: dixload runs one block size per job (a range of sizes: " P2 ")");
+		else
+			arg(j, "bs", "%llu", (unsigned long long)lo);
+	} else if (!strcmp(k, "io_submit_mode")) {
+		if (!kv->val || (strcmp(kv->val, "inline") && strcmp(kv->val, "offload")))
+			refuse(b, kv, "allowed: inline or offload");
 	} else if (!strcmp(k, "iodepth") || !strcmp(k, "iodepth_batch") ||
 		   !strcmp(k, "iodepth_batch_submit")) {
 		if (!want_size(b, kv, &n))

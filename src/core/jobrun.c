@@ -63,6 +63,12 @@ int jobrun_files(int argc, char **argv)
 			i += takes_value(argv[i]);
 			continue;
 		}
+		/*
+		 * Every one must be a file: else the run's own parser names
+		 * the stray argument or the unknown option before it
+		 */
+		if (access(argv[i], F_OK))
+			return 0;
 		n++;
 	}
 	return n;
@@ -397,6 +403,39 @@ static int find_job(struct runner *r, int upto, const char *name)
 	return found;
 }
 
+/*
+ * The command line's files dixload writes, and its --metrics port, belong
+ * to one run: several jobs (or a job and its read-back) would each open
+ * them, each truncating the file another is writing.
+ */
+static int refuse_shared_files(const struct runner *r, const struct jm_job *mj,
+			       int nm)
+{
+	static const char *const own[] = {
+		"--output", "--plot", "--log", "--lat-log", "--error-log",
+		"--journal", "--metrics",
+	};
+	int i, runs = 0;
+	unsigned int k;
+
+	for (i = 0; i < nm; i++)
+		runs += (int)mj[i].loops * (1 + mj[i].verify_after);
+	if (runs < 2)
+		return 0;
+	for (i = 0; i < r->ncli; i++)
+		for (k = 0; k < ARRAY_SIZE(own); k++) {
+			size_t n = strlen(own[k]);
+
+			if (!strncmp(r->cli[i], own[k], n) &&
+			    (!r->cli[i][n] || r->cli[i][n] == '=')) {
+				dix_err("%s: the job files make %d runs (a job, its loops and its read-back verify are each a run of its own), and each would write it over the others'; give it with a job file of one run",
+					own[k], runs);
+				return -1;
+			}
+		}
+	return 0;
+}
+
 int jobrun_main(int argc, char **argv, int (*run)(int, char **))
 {
 	struct runner r = { .run = run };
@@ -466,6 +505,10 @@ int jobrun_main(int argc, char **argv, int (*run)(int, char **))
 	}
 	if (!nm) {
 		dix_err("the job files hold no job (a [NAME] section besides [global])");
+		status = DIX_EXIT_USAGE;
+		goto out;
+	}
+	if (refuse_shared_files(&r, mj, nm)) {
 		status = DIX_EXIT_USAGE;
 		goto out;
 	}

@@ -14,7 +14,7 @@
 
 /**
  * jobrun_files() - how many job files @argv names: the arguments that are
- * neither an option nor an option's value.
+ * neither an option nor an option's value; 0 unless each of them exists.
  */
 int jobrun_files(int argc, char **argv);
 
