@@ -329,6 +329,14 @@ static void schedule(struct runner *r)
 	for (;;) {
 		int np = 0;
 
+		/* a signal to dixload stops its jobs: each ends as a signalled run */
+		if (stop_asked == 1) {
+			stop_asked = 2;
+			for (i = 0; i < r->n; i++)
+				if (r->j[i].st == J_RUN && r->j[i].pid > 0)
+					kill(r->j[i].pid, SIGTERM);
+		}
+
 		for (i = 0, left = 0; i < r->n; i++) {
 			if (r->j[i].st == J_WAIT && !stop_asked && can_start(r, i)) {
 				r->j[i].loop = 1;

@@ -94,4 +94,15 @@ printf '[b]\nrw=randrw\nbs=4k\nsize=4m\nruntime=1\nfilename=buf.img\n' >b.fio
 "$DIXLOAD" --interval 0 b.fio >b.out 2>b.err || fail "buffered job: $(cat b.err)"
 grep -q '^dixload: job b (.*) starts, buffered I/O' b.out || fail "the start line does not say buffered"
 grep -q '^\[b\] dixload .*buffered=1' b.out || fail "the run is not buffered"
+# SIGTERM to dixload stops its running jobs and starts no more: exit 6
+printf '[a]\nrw=randrw\nsize=4m\nruntime=60\nfilename=sa.img\n[c]\nstonewall\nrw=read\nsize=4m\nfilename=sa.img\n' >s.fio
+"$DIXLOAD" --interval 0 s.fio >s.out 2>&1 &
+pid=$!
+i=0
+until grep -q '^\[a\] dixload ' s.out 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid; st=$?
+[ $st = 6 ] || fail "SIGTERM: exit $st, want 6: $(tail -n 3 s.out)"
+grep -q '^dixload: jobs: a=6 c=6; exit status 6$' s.out || fail "SIGTERM: $(tail -n 2 s.out)"
+grep -q '^dixload: job c (' s.out && fail "a job started after SIGTERM"
 echo PASS
