@@ -46,6 +46,14 @@ for j in a b c; do
 done
 grep -q '^dixload: jobs: a=0 b=0 c=0 d=0; exit status 0$' g.out || fail "no closing line: $(tail -n 1 g.out)"
 
+# each job file is a group of its own (fio(1)): the second file's job waits
+printf '[one]\nrw=write\nsize=4m\nruntime=1\nfilename=f1.img\n' >f1.fio
+printf '[two]\nrw=write\nsize=4m\nruntime=1\nfilename=f2.img\n' >f2.fio
+"$DIXLOAD" --interval 0 f1.fio f2.fio >f.out 2>f.err || fail "two files: $(cat f.err)"
+e1=$(grep -n '^dixload: job one ended' f.out | cut -d: -f1)
+s2=$(grep -n '^dixload: job two (' f.out | cut -d: -f1)
+[ -n "$e1" ] && [ -n "$s2" ] && [ "$e1" -lt "$s2" ] || fail "the second job file's job started before the first file's ended: $(grep '^dixload: job' f.out)"
+
 # JSON: every record of a job names it
 "$DIXLOAD" --interval 500 --output-format json --runtime 1 g.fio >j.out 2>j.err || fail "json run: $(cat j.err)"
 grep -q '^{"job":"b","type":"summary"' j.out || fail "no summary record of job b: $(grep '^{' j.out | head -n 3)"
