@@ -525,7 +525,7 @@ static void one_key(struct bld *b, const struct jf_kv *kv)
 	} else if (!strcmp(k, "loops")) {
 		if (!want_size(b, kv, &n)) {
 			if (!n || n > 1000)
-				refuse(b, kv, "allowed: 1..1000");
+				refuse(b, kv, "each loop is a dixload run of its own, started one after the other (allowed: 1..1000)");
 			else
 				j->loops = (unsigned int)n;
 		}
