@@ -17,6 +17,8 @@
 #include "engines/engine.h"
 #include "kernel/hotload.h"
 #include "core/inject.h"
+#include "core/jobrun.h"
+#include "conf/jobmap.h"
 #include "core/mpijob.h"
 #include "conf/options.h"
 #include "lib/parse.h"
@@ -105,6 +107,19 @@ static void usage(FILE *f)
 "  --help                     this text\n"
 "  --version                  print the version\n"
 "  --list-profiles            list the profiles found\n"
+"\n"
+"JOB FILES\n"
+"  dixload [OPTIONS] JOBFILE... reads fio's job files: each section is a job\n"
+"  with its [global] values and its own, and the options given on the command\n"
+"  line override the files' values for every job.  Given with job files,\n"
+"  --dev PATH (or fio's --filename PATH) replaces their filename=/directory=\n"
+"  targets, and --directory DIR their directory (each job keeps its files).\n"
+"  The jobs of a group run at the same time, each in a process of its own;\n"
+"  stonewall, wait_for=NAME and each job file order them, as in fio.  Their\n"
+"  lines carry the job's name ([NAME] ..., a \"job\" member in JSON).  Every\n"
+"  fio key is mapped, accepted with a stated difference, or refused with its\n"
+"  file, line and section: doc/fio-jobfiles.md has the table (dixload\n"
+"  --fio-keys prints it).\n"
 "\n"
 "ENGINES\n");
 	for (e = engine_list(); *e; e++) {
@@ -204,7 +219,7 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 			continue;
 		}
 		if (strncmp(arg, "--", 2)) {
-			dix_err("unexpected argument '%s' (options start with --; see --help)",
+			dix_err("unexpected argument '%s' (options start with --; a job file must exist; see --help)",
 				arg);
 			return -EINVAL;
 		}
@@ -731,8 +746,15 @@ int main(int argc, char **argv)
 		return DIX_EXIT_USAGE;
 #endif
 	}
+	if (argc == 2 && !strcmp(argv[1], "--fio-keys")) {
+		jm_print_table(stdout);
+		return 0;
+	}
+	/* positional arguments are fio job files, as `fio JOBFILE` takes them */
+	if (jobrun_files(argc, argv))
+		return jobrun_main(argc, argv, run_main);
 	if (argc > 1 && argv[1][0] != '-') {
-		dix_err("unknown command '%s' (commands: probe, crcbench, compare, sweep; or options, see --help)",
+		dix_err("unknown command '%s' (commands: probe, crcbench, compare, sweep; or options, see --help; or fio job files, which must exist)",
 			argv[1]);
 		return DIX_EXIT_USAGE;
 	}

@@ -236,6 +236,10 @@ const struct dix_option dix_options[] = {
 		.help = "after the run, keep --metrics serving until one scrape has read its end (exit status, transitions), at most SEC seconds (0: stop at once)",
 	},
 	{
+		.name = "buffered", .type = OPT_FLAG, .off = OFF(buffered),
+		.help = "open the targets without O_DIRECT (fio's direct=0, its default): the I/O goes through the page cache, and reads check what the cache holds",
+	},
+	{
 		.name = "precondition", .type = OPT_ENUM, .off = OFF(precondition),
 		.def = "auto", .allowed = precondition_names, .metavar = "MODE",
 		.help = "write the region once (1 MiB sequential) before the load; auto: when it reads a PI target",

@@ -87,6 +87,8 @@ struct str_list {
  * @metrics: --metrics [HOST:]PORT, the OpenMetrics endpoint's address
  * @metrics_linger: seconds the endpoint may wait after the run for a
  *	scrape of its end (0: none)
+ * @buffered: open the targets without O_DIRECT (fio's direct=0): the I/O
+ *	goes through the page cache
  * @precondition: write the whole region once before the load (auto, on,
  *	off; see precond.h)
  * @rate: cap in bytes per second per direction (0: none; --rate is in MB/s)
@@ -159,6 +161,7 @@ struct dix_opts {
 	char *output;
 	char *metrics;
 	double metrics_linger;
+	int buffered;
 	int precondition;
 	double rate[2];
 	double rate_iops[2];

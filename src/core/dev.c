@@ -224,7 +224,8 @@ static int dev_open(struct dix_dev *d, struct dix_opts *o,
 	int write = rw_writes(o->rw) || o->precondition == PRECOND_ON;
 	unsigned int how = (write ? DEVDESC_WRITE : 0) |
 			   (o->size ? DEVDESC_CREATE : 0) |
-			   (o->force ? DEVDESC_FORCE : 0);
+			   (o->force ? DEVDESC_FORCE : 0) |
+			   (o->buffered ? DEVDESC_BUFFERED : 0);
 
 	/* auto never preconditions a read-only workload (precond.h) */
 	if (write && safety_check(d->path, 1, o->force, err, sizeof(err))) {

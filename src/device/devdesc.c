@@ -118,7 +118,8 @@ int devdesc_open(struct dix_devdesc *t, const char *path, unsigned int how,
 		 char *err, size_t errlen)
 {
 	int write = !!(how & DEVDESC_WRITE);
-	int flags = (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+	int flags = (write ? O_RDWR : O_RDONLY) | O_CLOEXEC |
+		    (how & DEVDESC_BUFFERED ? 0 : O_DIRECT);
 	struct blkview bv;
 	struct stat st;
 	const char *base;

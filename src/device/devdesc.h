@@ -194,9 +194,10 @@ void devdesc_open_crypto(struct dix_devdesc *t, const char *path,
 #define DEVDESC_WRITE	0x1	/* read-write (else read-only) */
 #define DEVDESC_CREATE	0x2	/* a missing regular file is created, empty */
 #define DEVDESC_FORCE	0x4	/* --force: a claim or lock held elsewhere warns */
+#define DEVDESC_BUFFERED 0x8	/* --buffered: without O_DIRECT (the page cache) */
 
 /**
- * devdesc_open() - open @path with O_DIRECT for reading (and writing with
+ * devdesc_open() - open @path with O_DIRECT (none with DEVDESC_BUFFERED) for reading (and writing with
  * DEVDESC_WRITE in @how), claimed and locked against other writers
  * (device/claim.h: @t->claim says what is held, @t->claim.warn what
  * --force let through).  A missing file is created empty with
