@@ -100,7 +100,7 @@ struct runner {
 	const char *dir;	/* --directory */
 	int json;
 	int cli_precond;
-	int (*run)(int, char **);
+	int (*run)(int, char **, const struct dix_run_hook *);
 };
 
 static volatile sig_atomic_t stop_asked;
@@ -251,7 +251,7 @@ static void start(struct runner *r, struct job *j)
 			ts.tv_nsec = (long)((j->m->startdelay - ts.tv_sec) * 1e9);
 			nanosleep(&ts, NULL);
 		}
-		st = r->run(argc, argv);
+		st = r->run(argc, argv, NULL);
 		fflush(NULL);
 		_exit(st);
 	}
@@ -444,7 +444,8 @@ static int refuse_shared_files(const struct runner *r, const struct jm_job *mj,
 	return 0;
 }
 
-int jobrun_main(int argc, char **argv, int (*run)(int, char **))
+int jobrun_main(int argc, char **argv,
+		int (*run)(int, char **, const struct dix_run_hook *))
 {
 	struct runner r = { .run = run };
 	struct jm_job *mj = NULL;

@@ -27,6 +27,8 @@ int jobrun_files(int argc, char **argv);
  * Return: the exit status: the worst of the jobs' (exit_worst()), or 1
  * for a file that cannot be read or holds a refused option.
  */
-int jobrun_main(int argc, char **argv, int (*run)(int, char **));
+struct dix_run_hook;
+int jobrun_main(int argc, char **argv,
+		int (*run)(int, char **, const struct dix_run_hook *));
 
 #endif

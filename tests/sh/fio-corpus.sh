@@ -108,13 +108,17 @@ grep -q "^dixload: $WORK/unknown.fio:6: \[probe\] no_such_fio_key=1: not an fio 
 	bad="$bad
 an unknown key is not refused by file, line, section and key: $(cat "$WORK/u.err")"
 
-# the share is its own verdict (tests/sh/fio-corpus-share.sh, an expected
-# failure until issue 34's workload vocabulary lands): so this test still
-# guards what must hold today
-if [ "${FIO_CORPUS_SHARE:-0}" = 1 ]; then
-	[ "$pct" -ge 80 ] || fail "only $nrun of $nall runnable-engine job files ran ($pct %, want >= 80 %)"
-	echo "PASS: $pct % ran"
-	exit 0
-fi
+# The share: issue 34 asks for >= 80 % and today 13 of 39 run (bssplit,
+# random_distribution, the fio logs and the rest are refused by name).
+# Until it is reached, every file that ran when this was written must
+# still run - a regression of the reader or the mapping fails here - and
+# the share is printed against the target.
+for n in aio-read basic-verify fio-rand-RW fio-rand-read fio-rand-write \
+	 fio-seq-RW fio-seq-read fio-seq-write fixed-rate-submission null \
+	 ssd-test tiobench-example waitfor; do
+	grep -q "^$n: ran" "$table" || bad="$bad
+$n ran before and does not now: $(grep "^$n:" "$table")"
+done
+echo "share: $nrun of $nall runnable-engine job files ran ($pct %; issue 34's target: 80 %)"
 [ -z "$bad" ] || fail "$bad"
 echo "PASS"
