@@ -65,6 +65,9 @@ int worker_setup(struct wctx *x)
 	x->ectx.job = w->id;
 	x->ectx.jobs = x->w->dev->nworkers;
 	x->ectx.desc = &x->w->dev->t;
+	/* the run's meter of what is in flight: the load's, not
+	 * preconditioning's; started when the gate opens (run.c) */
+	x->ectx.inflight = x->pre ? NULL : &x->r->inflight;
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {

@@ -20,6 +20,7 @@
 #include "core/precond.h"
 #include "device/devdesc.h"
 #include "engines/engine.h"
+#include "lib/depth.h"
 #include "lib/event.h"
 #include "lib/stats.h"
 #include "report/meter.h"
@@ -67,6 +68,10 @@ struct ctl;
  * @gate_lock/@gate_cv/@gate_open: the start gate (run_worker_ready()):
  *	the workers of a phase wait there after their setup until the run's
  *	clock has started
+ * @inflight: the requests actually in flight over the load (lib/depth.h),
+ *	the run's one meter: every worker's engine context points to it
+ *	(dix_eng_ctx.inflight); started when the gate opens, read when the
+ *	workers are joined (@inflight_on says it was started)
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -106,6 +111,8 @@ struct dix_run {
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cv;
 	int gate_open;
+	struct dix_depth inflight;
+	int inflight_on;
 };
 
 #endif

@@ -234,6 +234,13 @@ struct rec_cut {
  * @summed: the rates are @bps and @iops (the ranks' rates added up, each
  *	over its own elapsed time), not the bytes over @elapsed
  * @cut: under MPI, the job was cut short (a rank lost): why; else NULL
+ * @inflight_ok: an engine of the run measured its requests in flight
+ *	(lib/depth.h): @inflight_max and @inflight_mean hold what it measured
+ *	over the load; 0: nothing measured them, and the reports leave them
+ *	out rather than print the configured depth as if it were measured
+ * @inflight_max: the most requests in flight at once, the run's workers
+ *	together
+ * @inflight_mean: their time-weighted mean over the load
  */
 struct dix_totals {
 	struct dix_counters c;
@@ -252,6 +259,9 @@ struct dix_totals {
 	double bps[DIX_DIR_NR];
 	double iops[DIX_DIR_NR];
 	const struct rec_cut *cut;
+	int inflight_ok;
+	uint64_t inflight_max;
+	double inflight_mean;
 };
 
 /**

@@ -582,6 +582,9 @@ static void human_summary(void *priv, const struct rec_summary *r)
 		fprintf(f, "--- %s: %.2f s ---\n", r->devs[0].t->path,
 			t->elapsed);
 	rates_human(f, t);
+	if (t->inflight_ok)
+		fprintf(f, "in flight: max %llu, mean %.2f (measured: requests in the kernel at once, every job together)\n",
+			(unsigned long long)t->inflight_max, t->inflight_mean);
 	if (t->ranks) {
 		if (bad)
 			fprintf(f, "bad blocks: %llu (each rank listed its own)\n",

@@ -616,6 +616,11 @@ static void json_summary(void *priv, const struct rec_summary *r)
 	jw_uint(&w, "bad_extents_unlisted", total - n);
 	jw_uint(&w, "bad_blocks", t->ext_blocks + t->ext_dropped_blocks);
 	jw_uint(&w, "unwritten_blocks", t->unwritten);
+	/* measured only (record.h): absent, never the configured depth */
+	if (t->inflight_ok) {
+		jw_uint(&w, "inflight_max", t->inflight_max);
+		jw_num(&w, "inflight_mean", t->inflight_mean, 3);
+	}
 	if (r->journal) {
 		jw_obj_open(&w, "journal");
 		jw_uint(&w, "records", r->journal_records);
