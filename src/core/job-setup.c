@@ -80,12 +80,20 @@ int worker_setup(struct wctx *x)
 	}
 	/* how the engine drives the target, once per run (engine.h) */
 	if (x->ectx.note[0] && w->id == 0 && !x->pre) {
-		struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
-					.duration = -1 };
+		char *line = x->ectx.note, *nl;
 
-		ev.t = 0;	/* setup is over before the clock starts */
-		ev.what = x->ectx.note;
-		run_event(x->r, &ev);
+		/* one event per line (engine.h) */
+		for (; line && *line; line = nl ? nl + 1 : NULL) {
+			struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
+						.duration = -1 };
+
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			ev.t = 0;	/* setup is over before the clock starts */
+			ev.what = line;
+			run_event(x->r, &ev);
+		}
 	}
 	/* a crypto engine holds --iodepth per TFM (engine.h) */
 	depth = x->ectx.depth;

@@ -76,7 +76,7 @@ struct dix_worker {
 	uint32_t seq;
 	int done;
 	int err;
-	char errmsg[512];
+	char errmsg[1024];
 };
 
 /** worker_main() - thread body: the depth loop of one worker. */

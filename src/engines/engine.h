@@ -124,7 +124,8 @@ struct dix_io {
  *	preconditioning writes' size); 0 when not known
  * @note: set by init() when how the engine drives the target is worth
  *	knowing and depends on the system ("sg path: async (/dev/sg0)"); the
- *	job reports it once per run as a note event (empty: nothing to say)
+ *	job reports it once per run as a note event (empty: nothing to say),
+ *	one event per line when it holds several ('\n' between them)
  *
  * @desc: the target's description (device/devdesc.h): pass-through engines
  *	read the device's own format and identity in it (its SCSI or NVMe
@@ -148,14 +149,14 @@ struct dix_eng_ctx {
 	const char *path;
 	int pi_mode;
 	struct pi_format pif;
-	char errmsg[256];
+	char errmsg[768];
 	uint64_t max_xfer;
 	uint64_t max_io;
 	const struct dix_opts *o;
 	int job;
 	int jobs;
 	uint64_t io_size;
-	char note[160];
+	char note[768];
 	const struct dix_devdesc *desc;
 	struct dix_depth *inflight;
 };

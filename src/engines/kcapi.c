@@ -34,6 +34,7 @@
 #include "engines/engine.h"
 #include "engines/kcapi/kc.h"
 #include "kernel/cryptobind.h"
+#include "lib/depth.h"
 #include "lib/util.h"
 
 static const char *const submit_names[] = { "sync", "async", NULL };
@@ -103,27 +104,58 @@ static int kc_check(const struct dix_opts *o, char *err, size_t len)
 	return 0;
 }
 
-/* The TFM binding watch (kernel/cryptobind.h) and the load's name. */
-static char kc_bind[128];	/* what the TFMs bind to (kc_setup) */
-
+/*
+ * The TFM binding watch (kernel/cryptobind.h) and the load's name.  What
+ * the TFMs bind to stays in this call: each worker's init names it again
+ * (kc_need_wrappers() with reg 0), so nothing of one run waits in the
+ * process for the next (a sweep point, another job).
+ */
 static int kc_setup(const struct dix_opts *o, char *name, size_t len)
 {
-	char made[KC_MAX_WRAP + 1][128];
+	char made[KC_MAX_WRAP + 1][128], bind[128];
 	struct kc_spec sp;
 	int i, n;
 
+	/*
+	 * libkcapi prints its own "AF_ALG: bind failed (errno: -2)" on
+	 * stderr before the engine can say why; the engine's messages name
+	 * the algorithm, the errno and the kernel change behind it
+	 */
+	kcapi_set_verbosity(KCAPI_LOG_NONE);
 	/* before any worker opens a TFM; kc_check() resolved --alg */
 	if (kc_resolve(o->alg, &sp, name, len))
 		return -EINVAL;
 	kc_need_load(&sp.a, o->alg);
-	if (kc_need_wrappers(&sp, kc_bind, sizeof(kc_bind), made, &n, name,
-			     len))
+	if (kc_need_wrappers(&sp, bind, sizeof(bind), made, &n, name, len, 1))
 		return -EINVAL;
-	cryptobind_init(kc_bind, o->tfms, o->rebind);
+	cryptobind_init(bind, o->tfms, o->rebind);
 	for (i = 0; i < n; i++)
 		cryptobind_made(made[i]);
 	snprintf(name, len, "%s", o->alg);
 	return 0;
+}
+
+/*
+ * What io_submit() does with the TFMs' requests here (kcapi/probe.c),
+ * before the load: the run counts what was in flight by it, and job 0's
+ * note (the start of the run) says it, with the kernel's version.
+ */
+static void kc_async_probe(struct dix_eng_ctx *ctx, struct kc *k)
+{
+	unsigned int n = k->per < k->aio_max ? k->per : k->aio_max;
+	struct kc_era e;
+	size_t l = strlen(ctx->note);
+
+	kc_probe_aio(k, n, &k->probe);
+	k->aio_inline = k->probe.err || k->probe.done == k->probe.n;
+	if (ctx->job)
+		return;
+	kc_era_read(&e, k->a->name);
+	if (l && l < sizeof(ctx->note) - 1)
+		ctx->note[l++] = '\n';
+	kc_era_async_note(&e, &k->probe, k->a->name, k->iodepth,
+			  k->ntfm * (unsigned int)ctx->jobs, ctx->note + l,
+			  sizeof(ctx->note) - l);
 }
 
 static int kc_init(struct dix_eng_ctx *ctx)
@@ -142,10 +174,18 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	if (kc_resolve(o->alg ? o->alg : "", &k->spec, ctx->errmsg,
 		       sizeof(ctx->errmsg)))
 		return -EINVAL;
-	/* a wrapper's instance by its driver name (kc_need_wrappers()) */
-	if (k->spec.nwrap && kc_bind[0])
-		k->spec.a.name = kc_bind;
+	/* a wrapper's instance by its driver name, as kc_setup() made it */
+	if (k->spec.nwrap) {
+		char made[KC_MAX_WRAP + 1][128];
+		int n;
+
+		if (kc_need_wrappers(&k->spec, k->bind, sizeof(k->bind), made,
+				     &n, ctx->errmsg, sizeof(ctx->errmsg), 0))
+			return -ENOENT;
+		k->spec.a.name = k->bind;
+	}
 	k->a = &k->spec.a;
+	k->depth = ctx->inflight;
 	k->bs = o->bs;
 	k->async = o->submit == SUBMIT_ASYNC;
 	k->verify = o->verify != VERIFY_OFF;
@@ -230,6 +270,8 @@ static int kc_init(struct dix_eng_ctx *ctx)
 		if (r)
 			return r;
 	}
+	if (k->async && k->a->type != KC_HASH)
+		kc_async_probe(ctx, k);
 	return k->async ? kc_start_threads(k, ctx->errmsg, sizeof(ctx->errmsg)) :
 	       0;
 }
@@ -293,6 +335,9 @@ static int kc_sync(struct kc *k, struct dix_io *io)
 	if (r)
 		return r;
 	kc_lens(k, io, &inl, &outl);
+	/* in flight from the call to its return: the kernel holds it */
+	if (k->depth)
+		depth_enter(k->depth, 1);
 	switch (k->a->type) {
 	case KC_SKCIPHER:
 		r = io->dir == DIX_WRITE ?
@@ -311,6 +356,8 @@ static int kc_sync(struct kc *k, struct dix_io *io)
 	default:
 		r = kcapi_md_digest(t->h, in, inl, out, outl);
 	}
+	if (k->depth)
+		depth_leave(k->depth, 1);
 	kc_finish(k, io, r, outl, 0);
 	return DIX_Q_COMPLETED;
 }
