@@ -185,6 +185,11 @@ void worker_teardown(struct wctx *x)
 
 	if (x->eng->cleanup && x->ectx.priv)
 		x->eng->cleanup(&x->ectx);
+	/* the engine's checks, for the summary (engine.h); the load's only */
+	if (!x->pre) {
+		x->w->check_every = x->ectx.check_every;
+		x->w->check_ns = x->ectx.check_ns;
+	}
 	if (x->ios)
 		for (i = 0; i < x->ectx.depth; i++) {
 			free(x->ios[i].buf);

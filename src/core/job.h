@@ -77,6 +77,8 @@ struct dix_worker {
 	int done;
 	int err;
 	char errmsg[1024];
+	uint64_t check_every;		/* the engine's (dix_eng_ctx) */
+	uint64_t check_ns;
 };
 
 /** worker_main() - thread body: the depth loop of one worker. */

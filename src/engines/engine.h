@@ -132,6 +132,13 @@ struct dix_io {
  *	part, devs_open() asks for the part an engine's @targets name), the
  *	io_uring engine the block layer's integrity capability
  *
+ * @check_every/@check_ns: set by an engine that checks its results against
+ *	a reference of its own (the crypto engines): every how many requests
+ *	it checks (--verify-every; 0: it checks none) and the CPU time the
+ *	checks took over the load, in ns, for the summary's share of the
+ *	checks in dixload's CPU (a reference that costs more than the kernel's
+ *	work hides a driver change)
+ *
  * @inflight: the run's meter of requests actually in flight (lib/depth.h),
  *	shared by every worker: an engine whose submission can complete
  *	inside the call (AF_ALG AIO on some kernels) counts its requests
@@ -159,6 +166,8 @@ struct dix_eng_ctx {
 	char note[768];
 	const struct dix_devdesc *desc;
 	struct dix_depth *inflight;
+	uint64_t check_every;
+	uint64_t check_ns;
 };
 
 /**

@@ -173,6 +173,8 @@ struct kc {
 	struct kc_spec spec;
 	const struct dix_opts *o;
 	int async, verify;
+	uint64_t every;			/* --verify-every */
+	uint64_t check_ns;		/* CPU in the checks (kc_finish()) */
 	uint32_t bs;
 	unsigned int ntfm, iodepth, rr;	/* ntfm: entries of @tfm */
 	unsigned int lanes;		/* op sockets per TFM (kc_lanes()) */
