@@ -561,9 +561,12 @@ static void checks_human(FILE *f, const struct dix_totals *t)
 	if (!t->check_every || !t->cpu.valid || t->cpu.self_s <= 0)
 		return;
 	s = t->check_cpu_s / t->cpu.self_s;
-	fprintf(f, "checks: %s%llu (--verify-every %llu): %.2f CPU s, %.0f %% of dixload's %.2f s",
-		t->check_every == 1 ? "every request, 1 in " : "1 request in ",
-		(unsigned long long)t->check_every,
+	if (t->check_every == 1)
+		fprintf(f, "checks: every request");
+	else
+		fprintf(f, "checks: 1 request in %llu",
+			(unsigned long long)t->check_every);
+	fprintf(f, " (--verify-every %llu): %.2f CPU s, %.0f %% of dixload's %.2f s",
 		(unsigned long long)t->check_every, t->check_cpu_s, s * 100,
 		t->cpu.self_s);
 	if (s >= REC_CHECK_MASKS)

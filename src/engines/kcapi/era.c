@@ -24,7 +24,6 @@
 #include <sys/utsname.h>
 
 #include "engines/kcapi/era.h"
-#include "engines/kcapi/kc.h"
 #include "kernel/cryptoname.h"
 #include "kernel/cryptobind.h"
 #include "kernel/kwatch.h"

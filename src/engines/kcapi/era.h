@@ -58,6 +58,14 @@ struct kc;
  */
 int kc_probe_aio(struct kc *k, unsigned int n, struct kc_probe *p);
 
+/**
+ * kc_explain() - @err's text for a refusal of @name (bind ENOENT, socket
+ * EAFNOSUPPORT) when the kernel's era explains it (kcapi/era.h), with the
+ * name this kernel has for a driver it no longer has; "" otherwise.
+ * Return: @out.
+ */
+const char *kc_explain(const char *name, int err, char *out, size_t len);
+
 /** kc_era_read() - the facts for algorithm (or driver) @name. */
 void kc_era_read(struct kc_era *e, const char *name);
 

@@ -317,14 +317,6 @@ int kc_maybe_rebind(struct kc *k, struct kc_tfm *t, struct dix_io *io);
 void kc_finish(struct kc *k, struct dix_io *io, ssize_t res, ssize_t want,
 	       unsigned int call_n);
 
-/**
- * kc_explain() - @err's text for a refusal of @name (bind ENOENT, socket
- * EAFNOSUPPORT) when the kernel's era explains it (kcapi/era.h), with the
- * name this kernel has for a driver it no longer has; "" otherwise.
- * Return: @out.
- */
-const char *kc_explain(const char *name, int err, char *out, size_t len);
-
 /* need.c: the modules a load needs before its first TFM */
 
 /**
