@@ -121,9 +121,10 @@ int kc_era_async_note(const struct kc_era *e, const struct kc_probe *p,
 		return 0;
 	}
 	snprintf(out, len,
-		 "kcapi: --submit async on Linux %s%s completes synchronously: io_submit returned with %s%u probe request%s of %s done, so each of the %u submitting thread%s (a thread per op socket) holds 1 request in flight, at most %u in all, not --iodepth %u per TFM; %s",
+		 "kcapi: --submit async on Linux %s%s completes synchronously: io_submit returned with %s%u probe request%s of %s done, so %s%u submitting thread%s (a thread per op socket) holds 1 request in flight, at most %u in all, not --iodepth %u per TFM; %s",
 		 e->release, ver, p->n == 1 ? "its " : "all ", p->n,
-		 p->n == 1 ? "" : "s", name, threads, threads == 1 ? "" : "s",
+		 p->n == 1 ? "" : "s", name, threads == 1 ? "its " : "each of the ",
+		 threads, threads == 1 ? "" : "s",
 		 threads, iodepth,
 		 e->async == 1 ?
 		 "the driver is asynchronous, so this kernel's algif_skcipher has no AIO path (stable 6.1.178+, 6.6.145+, 6.12.97+, 7.1.5+; 7.2 removed AIO on sockets): --engine kload keeps requests in flight" :
