@@ -97,6 +97,7 @@ struct str_list {
  * @tfms: transforms (TFMs) a crypto engine opens, spread over the jobs
  * @submit: how a crypto engine hands requests to the kernel
  * @rebind: reopen the TFMs when the kernel's selected driver changes
+ * @verify_every: a crypto engine checks every Nth request (1: all of them)
  * @complete: the order the null engine completes I/O in (enum null_order)
  * @fail_every: the null engine fails every Nth I/O of a job (0: none)
  * @fail_errno: with that errno (index into the null engine's names)
@@ -106,7 +107,7 @@ struct str_list {
  *	set before the profile and the command line are read); NULL: every
  *	engine's (profile listings, the unit tests)
  *
- * @sqpoll, @hipri, @timeout, @alg, @tfms, @submit, @rebind, @complete,
+ * @sqpoll, @hipri, @timeout, @alg, @tfms, @submit, @rebind, @verify_every, @complete,
  * @fail_every, @fail_errno, @flip_every and @discard are engine options:
  * their rows are the engines' (io_uring; sg and nvme; kcapi; null).
  * @sysfs_root: not an option: the directory --sysfs writes are confined
@@ -169,6 +170,7 @@ struct dix_opts {
 	uint64_t tfms;
 	int submit;
 	int rebind;
+	uint64_t verify_every;
 	int complete;
 	uint64_t fail_every;
 	int fail_errno;

@@ -67,6 +67,9 @@ int worker_setup(struct wctx *x)
 	x->ectx.desc = &x->w->dev->t;
 	x->ectx.said = &w->run->eng_said;
 	x->ectx.bed = w->run->eng_bed;
+	/* the run's meter of what is in flight: the load's, not
+	 * preconditioning's; started when the gate opens (run.c) */
+	x->ectx.inflight = x->pre ? NULL : &x->r->inflight;
 	if (x->eng->init) {
 		r = x->eng->init(&x->ectx);
 		if (r) {
@@ -79,12 +82,20 @@ int worker_setup(struct wctx *x)
 	}
 	/* how the engine drives the target, once per run (engine.h) */
 	if (x->ectx.note[0] && w->id == 0 && !x->pre) {
-		struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
-					.duration = -1 };
+		char *line = x->ectx.note, *nl;
 
-		ev.t = 0;	/* setup is over before the clock starts */
-		ev.what = x->ectx.note;
-		run_event(x->r, &ev);
+		/* one event per line (engine.h) */
+		for (; line && *line; line = nl ? nl + 1 : NULL) {
+			struct dix_event ev = { .kind = EV_NOTE, .ok = -1,
+						.duration = -1 };
+
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			ev.t = 0;	/* setup is over before the clock starts */
+			ev.what = line;
+			run_event(x->r, &ev);
+		}
 	}
 	/* a crypto engine holds --iodepth per TFM (engine.h) */
 	depth = x->ectx.depth;
@@ -176,6 +187,11 @@ void worker_teardown(struct wctx *x)
 
 	if (x->eng->cleanup && x->ectx.priv)
 		x->eng->cleanup(&x->ectx);
+	/* the engine's checks, for the summary (engine.h); the load's only */
+	if (!x->pre) {
+		x->w->check_every = x->ectx.check_every;
+		x->w->check_ns = x->ectx.check_ns;
+	}
 	if (x->ios)
 		for (i = 0; i < x->ectx.depth; i++) {
 			free(x->ios[i].buf);

@@ -76,7 +76,9 @@ struct dix_worker {
 	uint32_t seq;
 	int done;
 	int err;
-	char errmsg[512];
+	char errmsg[1024];
+	uint64_t check_every;		/* the engine's (dix_eng_ctx) */
+	uint64_t check_ns;
 };
 
 /** worker_main() - thread body: the depth loop of one worker. */

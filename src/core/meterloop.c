@@ -174,7 +174,7 @@ void run_mpi_loop(struct dix_run *r, struct meter *m, double end_at,
 		struct dix_counters c;
 		struct meter_sample s;
 		struct cpu_snap cs;
-		char why[600];
+		char why[1200];
 		const char *failed;
 		int flags = 0, have;
 

@@ -138,6 +138,9 @@ int run_load(struct dix_run *r)
 	struct meter m;
 	double period = o->interval_ms / 1000.0, end_at = 0;
 	int k, status, setup_failed = 0, ctl_started = 0, ctl_failed = 0, pre = 0;
+	int inflight_ok = 0;
+	uint64_t inflight_max = 0;
+	double inflight_mean = 0;
 
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_mutex_init(&r->gate_lock, NULL);
@@ -252,6 +255,10 @@ int run_load(struct dix_run *r)
 	/* a control thread that could not start stops the load at once */
 	if (ctl_failed)
 		run_request_stop(r);
+	/* the workers wait at the gate: none has touched the meter yet, and
+	 * its time starts with the load's */
+	depth_init(&r->inflight);
+	r->inflight_on = 1;
 	run_gate_open(r);
 	if (ctl_started)
 		control_go(r->ctl, r->t0);
@@ -264,6 +271,13 @@ int run_load(struct dix_run *r)
 	run_join_workers(r);
 	if (!r->mpi || !r->t_end)
 		r->t_end = dix_now();
+	/* at the load's end, before the drain's reports add time to it */
+	if (r->inflight_on) {
+		inflight_ok = !depth_read(&r->inflight, &inflight_max,
+					  &inflight_mean);
+		depth_destroy(&r->inflight);
+		r->inflight_on = 0;
+	}
 	if (ctl_started) {
 		control_stop(r->ctl);
 		r->ctl = NULL;
@@ -285,6 +299,9 @@ int run_load(struct dix_run *r)
 	run_journal_finish(r);
 	dt = xcalloc(r->ndevs, sizeof(*dt));
 	run_gather(r, dt, &tot);
+	tot.inflight_ok = inflight_ok;
+	tot.inflight_max = inflight_max;
+	tot.inflight_mean = inflight_mean;
 	{
 		struct cpu_snap end;
 

@@ -20,6 +20,7 @@
 #include "core/precond.h"
 #include "device/devdesc.h"
 #include "engines/engine.h"
+#include "lib/depth.h"
 #include "lib/event.h"
 #include "lib/stats.h"
 #include "lib/util.h"
@@ -91,6 +92,10 @@ struct dix_run_hook {
  * @eng_said: what the run's engine instances said once (eng_once())
  * @eng_bed: a test bed's context for the engine (engine.h, @bed), NULL
  *	in dixload itself
+ * @inflight: the requests actually in flight over the load (lib/depth.h),
+ *	the run's one meter: every worker's engine context points to it
+ *	(dix_eng_ctx.inflight); started when the gate opens, read when the
+ *	workers are joined (@inflight_on says it was started)
  */
 struct dix_run {
 	struct dix_opts *o;
@@ -134,6 +139,8 @@ struct dix_run {
 	struct dix_run_hook hook;
 	unsigned int eng_said;
 	void *eng_bed;
+	struct dix_depth inflight;
+	int inflight_on;
 };
 
 #endif

@@ -46,11 +46,15 @@ struct sweep_key {
 	int n;
 };
 
-/* What the run hook keeps of one point. */
+/*
+ * What the run hook keeps of one point.  @inflight: the requests in
+ * flight, the measured mean where the engine counts them (@measured, with
+ * @inflight_max), else the configured product.
+ */
 struct sweep_point {
-	double mbps, iops, s_per_gb, p99_ms;
-	unsigned long long inflight, ops;
-	int status, have;
+	double mbps, iops, s_per_gb, p99_ms, inflight;
+	unsigned long long ops, inflight_max;
+	int status, have, measured;
 };
 
 /*
@@ -76,18 +80,30 @@ static void keep_result(const struct dix_run *r, const struct dix_totals *t,
 	cur->p99_ms = lat_percentile(&h, 0.99) / 1e6;
 	cur->ops = ops;
 	/*
-	 * Requests the kernel holds at once.  kcapi async: --iodepth on each
-	 * TFM, every TFM with a thread of its own; sync: one per thread that
-	 * submits, a job's thread, whatever its TFMs (it takes them in turns
-	 * and each call returns with its request done).
+	 * Requests the kernel held at once: what the engine measured (the
+	 * crypto engines count them: an AF_ALG "async" request that completes
+	 * inside io_submit() is one in flight whatever --iodepth says, so the
+	 * configured product would put the point at a depth it never had).
+	 * An engine that does not measure: the configured product, marked.
 	 */
-	if (engine_is_crypto(r->eng))
+	cur->measured = t->inflight_ok;
+	cur->inflight_max = t->inflight_max;
+	if (t->inflight_ok)
+		cur->inflight = t->inflight_mean;
+	else if (engine_is_crypto(r->eng))
 		cur->inflight = o->submit == SUBMIT_ASYNC ?
 				o->tfms * o->iodepth : o->jobs;
 	else
 		cur->inflight = o->jobs * ((r->eng->flags & DIX_ENG_SYNC) ?
 					   1 : o->iodepth);
 	cur->have = 1;
+}
+
+/* A count of requests in flight: whole as a whole, a mean with 2 decimals. */
+static const char *infl_str(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, fabs(v - rint(v)) < 0.005 ? "%.0f" : "%.2f", v);
+	return buf;
 }
 
 static void usage(FILE *f)
@@ -101,6 +117,10 @@ static void usage(FILE *f)
 "jobs ...), each a fresh run of --runtime seconds (default 5), and print\n"
 "a table: the point, MB/s, IOPS, requests in flight, dixload's CPU seconds\n"
 "per GB, p99 latency.  --json prints one JSON line per point instead.\n"
+"In flight is the mean the engine measured over the point's load (the\n"
+"crypto engines count their requests: an AF_ALG request that completes\n"
+"inside io_submit is one in flight whatever --iodepth says); a figure\n"
+"marked * is the configured depth of an engine that does not count.\n"
 "--plot FILE.svg draws MB/s against the first KEY's values, one series\n"
 "per combination of the other keys.\n");
 }
@@ -194,7 +214,7 @@ static char *series_label(const struct sweep_key *keys, int nkeys, int k)
 
 /* MB/s of series @k's points along keys[0] into @y (NAN: no result). */
 static void series_y(const struct sweep_key *keys, const struct sweep_point *pts,
-		     int total, int k, double *y, unsigned long long *inflight)
+		     int total, int k, double *y, double *inflight)
 {
 	int nx = keys[0].n, ns = nseries(keys, total), x;
 
@@ -213,7 +233,7 @@ static void series_knees(const struct sweep_key *keys,
 {
 	int nx = keys[0].n, ns = nseries(keys, total), k;
 	double *y = xcalloc(nx, sizeof(*y));
-	unsigned long long *f = xcalloc(nx, sizeof(*f));
+	double *f = xcalloc(nx, sizeof(*f));
 
 	for (k = 0; k < ns; k++) {
 		series_y(keys, pts, total, k, y, f);
@@ -292,22 +312,25 @@ static void print_knees(const struct sweep_key *keys, int nkeys,
 			jw_str(&w, "type", "sweep_knee");
 			series_json(&w, keys, nkeys, k);
 			jw_num(&w, "fraction", SWEEP_KNEE_FRAC, 2);
-			jw_uint(&w, "inflight", pk->inflight);
+			jw_num(&w, "inflight", pk->inflight, 2);
 			point_json(&w, "point", keys, nkeys, total, k,
 				   kn[k].knee);
 			jw_num(&w, "mb_per_s", pk->mbps, 2);
 			jw_num(&w, "best_mb_per_s", pb->mbps, 2);
-			jw_uint(&w, "best_inflight", pb->inflight);
+			jw_num(&w, "best_inflight", pb->inflight, 2);
 			point_json(&w, "best_point", keys, nkeys, total, k,
 				   kn[k].best);
 			jw_obj_close(&w);
 			jw_end_line(&w);
 		} else {
-			printf("  %s: %llu in flight (%s=%s, %.2f MB/s); best %.2f MB/s (%s=%s, %llu in flight)\n",
-			       *lab ? lab : "all points", pk->inflight,
+			char a[32], b[32];
+
+			printf("  %s: %s in flight (%s=%s, %.2f MB/s); best %.2f MB/s (%s=%s, %s in flight)\n",
+			       *lab ? lab : "all points",
+			       infl_str(pk->inflight, a, sizeof(a)),
 			       keys[0].name, keys[0].v[kn[k].knee], pk->mbps,
 			       pb->mbps, keys[0].name, keys[0].v[kn[k].best],
-			       pb->inflight);
+			       infl_str(pb->inflight, b, sizeof(b)));
 		}
 		free(lab);
 	}
@@ -327,7 +350,7 @@ static int write_plot(const char *path, const struct sweep_key *keys,
 	int nx = keys[0].n, ns = nseries(keys, total), i, k, r;
 	struct sweep_series *ser = xcalloc(ns, sizeof(*ser));
 	double *y = xcalloc((size_t)total, sizeof(*y));
-	unsigned long long *f = xcalloc((size_t)total, sizeof(*f));
+	double *f = xcalloc((size_t)total, sizeof(*f));
 	char **lab = xcalloc(ns, sizeof(*lab));
 	char title[256];
 	size_t tl;
@@ -521,7 +544,11 @@ int sweep_main(int argc, char **argv,
 			if (p.have) {
 				jw_num(&w, "mb_per_s", p.mbps, 2);
 				jw_num(&w, "iops", p.iops, 1);
-				jw_uint(&w, "inflight", p.inflight);
+				jw_num(&w, "inflight", p.inflight, 2);
+				jw_bool(&w, "inflight_measured", p.measured);
+				if (p.measured)
+					jw_uint(&w, "inflight_max",
+						p.inflight_max);
 				jw_num(&w, "cpu_s_per_gb", p.s_per_gb, 3);
 				jw_num(&w, "p99_ms", p.p99_ms, 3);
 			}
@@ -532,9 +559,10 @@ int sweep_main(int argc, char **argv,
 			for (k = 0; k < nkeys; k++)
 				printf("%-10s ", keys[k].v[idx[k]]);
 			if (p.have)
-				printf("%10.2f %10.0f %9llu %10.3f %10.3f %d\n",
-				       p.mbps, p.iops, p.inflight, p.s_per_gb,
-				       p.p99_ms, p.status);
+				printf("%10.2f %10.0f %8.*f%c %10.3f %10.3f %d\n",
+				       p.mbps, p.iops, p.measured ? 2 : 0,
+				       p.inflight, p.measured ? ' ' : '*',
+				       p.s_per_gb, p.p99_ms, p.status);
 			else
 				printf("%10s %10s %9s %10s %10s %d\n", "-", "-",
 				       "-", "-", "-", p.status);

@@ -17,7 +17,7 @@
 
 #include "core/sweepknee.h"
 
-int sweep_knee(const double *mbps, const unsigned long long *inflight, int n,
+int sweep_knee(const double *mbps, const double *inflight, int n,
 	       double frac, struct sweep_knee *out)
 {
 	int i, best = -1, knee = -1;

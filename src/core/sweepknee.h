@@ -35,7 +35,7 @@ struct sweep_knee {
  *
  * Return: 0, or -ENOENT when no point has a result (@out untouched).
  */
-int sweep_knee(const double *mbps, const unsigned long long *inflight, int n,
+int sweep_knee(const double *mbps, const double *inflight, int n,
 	       double frac, struct sweep_knee *out);
 
 #endif

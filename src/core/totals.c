@@ -103,6 +103,9 @@ void run_gather_dev(struct dix_run *r, struct dix_dev *d,
 		t->next += wk->ext.n;
 		t->ext_dropped += wk->ext.dropped;
 		t->ext_dropped_blocks += wk->ext.dropped_blocks;
+		t->check_cpu_s += wk->check_ns / 1e9;
+		if (wk->check_every > t->check_every)
+			t->check_every = wk->check_every;
 		free(wk->ext.v);	/* the details moved to t->ext */
 		memset(&wk->ext, 0, sizeof(wk->ext));
 	}
@@ -141,6 +144,9 @@ void run_gather(struct dix_run *r, struct dix_totals *dt,
 		t->ext_dropped += dt[i].ext_dropped;
 		t->ext_dropped_blocks += dt[i].ext_dropped_blocks;
 		t->unwritten += dt[i].unwritten;
+		t->check_cpu_s += dt[i].check_cpu_s;
+		if (dt[i].check_every > t->check_every)
+			t->check_every = dt[i].check_every;
 	}
 	t->elapsed = r->t_end - r->t0;
 }

@@ -124,12 +124,20 @@ struct dix_io {
  *	preconditioning writes' size); 0 when not known
  * @note: set by init() when how the engine drives the target is worth
  *	knowing and depends on the system ("sg path: async (/dev/sg0)"); the
- *	job reports it once per run as a note event (empty: nothing to say)
+ *	job reports it once per run as a note event (empty: nothing to say),
+ *	one event per line when it holds several ('\n' between them)
  *
  * @desc: the target's description (device/devdesc.h): pass-through engines
  *	read the device's own format and identity in it (its SCSI or NVMe
  *	part, devs_open() asks for the part an engine's @targets name), the
  *	io_uring engine the block layer's integrity capability
+ *
+ * @check_every/@check_ns: set by an engine that checks its results against
+ *	a reference of its own (the crypto engines): every how many requests
+ *	it checks (--verify-every; 0: it checks none) and the CPU time the
+ *	checks took over the load, in ns, for the summary's share of the
+ *	checks in dixload's CPU (a reference that costs more than the kernel's
+ *	work hides a driver change)
  *
  * @inflight: the run's meter of requests actually in flight (lib/depth.h),
  *	shared by every worker: an engine whose submission can complete
@@ -157,18 +165,20 @@ struct dix_eng_ctx {
 	const char *path;
 	int pi_mode;
 	struct pi_format pif;
-	char errmsg[256];
+	char errmsg[768];
 	uint64_t max_xfer;
 	uint64_t max_io;
 	const struct dix_opts *o;
 	int job;
 	int jobs;
 	uint64_t io_size;
-	char note[160];
+	char note[768];
 	const struct dix_devdesc *desc;
 	struct dix_depth *inflight;
 	unsigned int *said;
 	void *bed;
+	uint64_t check_every;
+	uint64_t check_ns;
 };
 
 /**

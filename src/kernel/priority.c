@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "kernel/kwatch.h"
+#include "kernel/cryptoname.h"
 #include "kernel/priority.h"
 #include "lib/util.h"
 
@@ -207,12 +208,15 @@ void prio_apply(struct prio_ctx *p, const struct action *a, prio_emit_fn emit,
 		remember_made(p, &before, &mid, df);
 	if (e) {
 		/* what the kernel said, in its words */
-		fprintf(df, "crypto_user: %s (%s)%s", errtext(e, name, sizeof(name)),
+		char hint[300];
+
+		fprintf(df, "crypto_user: %s (%s)%s%s", errtext(e, name, sizeof(name)),
 			strerror(-e),
 			e == -ENOENT ? act_instantiable(a->arg) ?
 			": no template or algorithm builds this instance" :
 			": no driver of that name is registered" :
-			e == -EPERM ? ": changing a priority needs CAP_NET_ADMIN" : "");
+			e == -EPERM ? ": changing a priority needs CAP_NET_ADMIN" : "",
+			e == -ENOENT ? crypto_name_hint(a->arg, hint, sizeof(hint)) : "");
 		st.data.err = xstrdup(errtext(e, name, sizeof(name)));
 	} else {
 		struct prio_changed *c = changed_find(p, a->arg);

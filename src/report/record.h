@@ -234,7 +234,25 @@ struct rec_cut {
  * @summed: the rates are @bps and @iops (the ranks' rates added up, each
  *	over its own elapsed time), not the bytes over @elapsed
  * @cut: under MPI, the job was cut short (a rank lost): why; else NULL
+ * @inflight_ok: an engine of the run measured its requests in flight
+ *	(lib/depth.h): @inflight_max and @inflight_mean hold what it measured
+ *	over the load; 0: nothing measured them, and the reports leave them
+ *	out rather than print the configured depth as if it were measured
+ * @inflight_max: the most requests in flight at once, the run's workers
+ *	together
+ * @inflight_mean: their time-weighted mean over the load
+ * @check_every: the engine checked every how many requests against its
+ *	own reference (--verify-every); 0: no engine's reference checked
+ * @check_cpu_s: the CPU seconds those checks took, the workers together
  */
+/*
+ * The checks' share of dixload's CPU from which the summary says they can
+ * mask a driver change: at 1/4 a driver that took no time at all would
+ * show at most 4x, and sid's xts(ecb(aes-lib)) against aesni's XTS
+ * (2.65x unchecked) showed 1.02x with every result checked.
+ */
+#define REC_CHECK_MASKS	0.25
+
 struct dix_totals {
 	struct dix_counters c;
 	struct lat_hist lat[DIX_DIR_NR];
@@ -252,6 +270,11 @@ struct dix_totals {
 	double bps[DIX_DIR_NR];
 	double iops[DIX_DIR_NR];
 	const struct rec_cut *cut;
+	int inflight_ok;
+	uint64_t inflight_max;
+	double inflight_mean;
+	uint64_t check_every;
+	double check_cpu_s;
 };
 
 /**

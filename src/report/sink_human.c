@@ -548,6 +548,33 @@ static void never_started(FILE *f, const struct rec_summary *r, int multi)
 		exit_status_text(r->status));
 }
 
+/*
+ * The engine's own checks (the crypto engines' reference): their share of
+ * dixload's CPU over the load, and when it is large enough to hide a
+ * driver change: with the share s, a driver that did its part in no time
+ * would raise MB/s at most 1 / s (record.h, REC_CHECK_MASKS).
+ */
+static void checks_human(FILE *f, const struct dix_totals *t)
+{
+	double s;
+
+	if (!t->check_every || !t->cpu.valid || t->cpu.self_s <= 0)
+		return;
+	s = t->check_cpu_s / t->cpu.self_s;
+	if (t->check_every == 1)
+		fprintf(f, "checks: every request");
+	else
+		fprintf(f, "checks: 1 request in %llu",
+			(unsigned long long)t->check_every);
+	fprintf(f, " (--verify-every %llu): %.2f CPU s, %.0f %% of dixload's %.2f s",
+		(unsigned long long)t->check_every, t->check_cpu_s, s * 100,
+		t->cpu.self_s);
+	if (s >= REC_CHECK_MASKS)
+		fprintf(f, ": they can mask a driver change, a faster driver raising MB/s %.1fx at most (--verify-every N or --verify off give the kernel's work more of the CPU; doc/crypto.md)",
+			1 / s);
+	fputc('\n', f);
+}
+
 static void human_summary(void *priv, const struct rec_summary *r)
 {
 	const struct dix_totals *t = r->t, *dt = r->dt;
@@ -582,6 +609,10 @@ static void human_summary(void *priv, const struct rec_summary *r)
 		fprintf(f, "--- %s: %.2f s ---\n", r->devs[0].t->path,
 			t->elapsed);
 	rates_human(f, t);
+	if (t->inflight_ok)
+		fprintf(f, "in flight: max %llu, mean %.2f (measured: requests in the kernel at once, every job together)\n",
+			(unsigned long long)t->inflight_max, t->inflight_mean);
+	checks_human(f, t);
 	if (t->ranks) {
 		if (bad)
 			fprintf(f, "bad blocks: %llu (each rank listed its own)\n",

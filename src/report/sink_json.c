@@ -616,6 +616,21 @@ static void json_summary(void *priv, const struct rec_summary *r)
 	jw_uint(&w, "bad_extents_unlisted", total - n);
 	jw_uint(&w, "bad_blocks", t->ext_blocks + t->ext_dropped_blocks);
 	jw_uint(&w, "unwritten_blocks", t->unwritten);
+	if (t->check_every && t->cpu.valid && t->cpu.self_s > 0) {
+		double s = t->check_cpu_s / t->cpu.self_s;
+
+		jw_obj_open(&w, "checks");
+		jw_uint(&w, "every", t->check_every);
+		jw_num(&w, "cpu_s", t->check_cpu_s, 3);
+		jw_num(&w, "cpu_share", s, 4);
+		jw_bool(&w, "masks_driver_change", s >= REC_CHECK_MASKS);
+		jw_obj_close(&w);
+	}
+	/* measured only (record.h): absent, never the configured depth */
+	if (t->inflight_ok) {
+		jw_uint(&w, "inflight_max", t->inflight_max);
+		jw_num(&w, "inflight_mean", t->inflight_mean, 3);
+	}
 	if (r->journal) {
 		jw_obj_open(&w, "journal");
 		jw_uint(&w, "records", r->journal_records);

@@ -94,6 +94,7 @@ static void one_series(FILE *f, const struct sweep_plot *d, int k,
 	const struct sweep_series *s = &d->s[k];
 	const char *c = colors[k % NCOLORS];
 	int i, n = 0;
+	char nf[32];
 
 	fprintf(f, "<g class=\"series\" data-label=\"");
 	xml_escape(f, s->label ? s->label : "");
@@ -121,19 +122,22 @@ static void one_series(FILE *f, const struct sweep_plot *d, int k,
 		}
 		fprintf(f, ": %.2f MB/s</title></circle>\n", s->y[i]);
 	}
-	/* the knee: the least in flight near the series' best */
+	/* the knee: the least in flight near the series' best; a measured
+	 * mean keeps two decimals, a whole count none */
+	snprintf(nf, sizeof(nf), fabs(s->knee_inflight - rint(s->knee_inflight)) < 0.005 ?
+		 "%.0f" : "%.2f", s->knee_inflight);
 	if (s->has_knee && s->knee >= 0 && s->knee < d->nx &&
 	    !isnan(s->y[s->knee])) {
 		fprintf(f, "<circle class=\"knee\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" data-x=\"",
 			xpos(d, s->knee), ypos(ymax, s->y[s->knee]), c);
 		xml_escape(f, d->xval[s->knee]);
-		fprintf(f, "\" data-inflight=\"%llu\"><title>knee", s->knee_inflight);
+		fprintf(f, "\" data-inflight=\"%s\"><title>knee", nf);
 		if (s->label && *s->label) {
 			fputc(' ', f);
 			xml_escape(f, s->label);
 		}
-		fprintf(f, ": %llu in flight reach %.0f %% of the best MB/s</title></circle>\n",
-			s->knee_inflight, d->knee_frac * 100);
+		fprintf(f, ": %s in flight reach %.0f %% of the best MB/s</title></circle>\n",
+			nf, d->knee_frac * 100);
 	}
 	fputs("</g>\n", f);
 }

@@ -17,14 +17,15 @@
  *	result (it failed before the load)
  * @has_knee: the series has a knee (core/sweepknee.h) to mark
  * @knee: its x index (a point with a result)
- * @knee_inflight: its requests in flight, for the mark's tooltip
+ * @knee_inflight: its requests in flight (the measured mean where the
+ *	engine measured them), for the mark's tooltip
  */
 struct sweep_series {
 	const char *label;
 	const double *y;
 	int has_knee;
 	int knee;
-	unsigned long long knee_inflight;
+	double knee_inflight;
 };
 
 /**

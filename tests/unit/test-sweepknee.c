@@ -13,7 +13,7 @@
 #include "core/sweepknee.h"
 #include "tap.h"
 
-static struct sweep_knee knee(const double *y, const unsigned long long *f,
+static struct sweep_knee knee(const double *y, const double *f,
 			      int n, int *r)
 {
 	struct sweep_knee k = { -7, -7 };
@@ -29,7 +29,7 @@ int main(void)
 
 	{	/* monotone: 89 % at 8 is short, 95 % at 32 is the knee */
 		const double y[] = { 10, 17.8, 19, 20 };
-		const unsigned long long f[] = { 1, 8, 32, 112 };
+		const double f[] = { 1, 8, 32, 112 };
 
 		k = knee(y, f, 4, &r);
 		ok(r == 0 && k.knee == 2 && k.best == 3,
@@ -37,14 +37,14 @@ int main(void)
 	}
 	{	/* exactly 90 % reaches */
 		const double y[] = { 9, 10 };
-		const unsigned long long f[] = { 1, 4 };
+		const double f[] = { 1, 4 };
 
 		k = knee(y, f, 2, &r);
 		ok(r == 0 && k.knee == 0 && k.best == 1, "exactly 90 %% of the best is the knee");
 	}
 	{	/* non-monotone: a peak in the middle, a fall past it */
 		const double y[] = { 5, 30, 28, 12 };
-		const unsigned long long f[] = { 1, 8, 32, 112 };
+		const double f[] = { 1, 8, 32, 112 };
 
 		k = knee(y, f, 4, &r);
 		ok(r == 0 && k.knee == 1 && k.best == 1,
@@ -52,7 +52,7 @@ int main(void)
 	}
 	{	/* non-monotone: reaches, dips, recovers; the knee stays first */
 		const double y[] = { 4, 19, 12, 20 };
-		const unsigned long long f[] = { 1, 4, 16, 64 };
+		const double f[] = { 1, 4, 16, 64 };
 
 		k = knee(y, f, 4, &r);
 		ok(r == 0 && k.knee == 1 && k.best == 3,
@@ -61,7 +61,7 @@ int main(void)
 	{	/* the points in another order than their in-flight counts
 		 * (a sweep whose first key is not the depth) */
 		const double y[] = { 20, 19.5, 3 };
-		const unsigned long long f[] = { 64, 16, 1 };
+		const double f[] = { 64, 16, 1 };
 
 		k = knee(y, f, 3, &r);
 		ok(r == 0 && k.knee == 1 && k.best == 0,
@@ -70,7 +70,7 @@ int main(void)
 	{	/* ties of MB/s: the first best; ties of in flight (a sync
 		 * series: one per thread whatever --iodepth) */
 		const double y[] = { 6, 8, 8, 7.5 };
-		const unsigned long long f[] = { 1, 1, 1, 1 };
+		const double f[] = { 1, 1, 1, 1 };
 
 		k = knee(y, f, 4, &r);
 		ok(r == 0 && k.best == 1 && k.knee == 1,
@@ -79,14 +79,14 @@ int main(void)
 	}
 	{
 		const double y[] = { 3.25 };
-		const unsigned long long f[] = { 4 };
+		const double f[] = { 4 };
 
 		k = knee(y, f, 1, &r);
 		ok(r == 0 && k.knee == 0 && k.best == 0, "a single point is its own knee");
 	}
 	{	/* all equal: the least in flight does it */
 		const double y[] = { 5, 5, 5 };
-		const unsigned long long f[] = { 16, 4, 64 };
+		const double f[] = { 16, 4, 64 };
 
 		k = knee(y, f, 3, &r);
 		ok(r == 0 && k.knee == 1 && k.best == 0,
@@ -95,14 +95,14 @@ int main(void)
 	}
 	{	/* all zero: every point reaches 90 % of 0 */
 		const double y[] = { 0, 0 };
-		const unsigned long long f[] = { 8, 2 };
+		const double f[] = { 8, 2 };
 
 		k = knee(y, f, 2, &r);
 		ok(r == 0 && k.knee == 1, "all zero: the least in flight");
 	}
 	{	/* points without a result are skipped, even with fewer in flight */
 		const double y[] = { NAN, 10, NAN, 9.5 };
-		const unsigned long long f[] = { 1, 8, 32, 112 };
+		const double f[] = { 1, 8, 32, 112 };
 
 		k = knee(y, f, 4, &r);
 		ok(r == 0 && k.knee == 1 && k.best == 1,
@@ -110,7 +110,7 @@ int main(void)
 	}
 	{
 		const double y[] = { NAN, NAN };
-		const unsigned long long f[] = { 1, 2 };
+		const double f[] = { 1, 2 };
 
 		k = knee(y, f, 2, &r);
 		ok(r == -ENOENT && k.knee == -7, "no point with a result: -ENOENT, nothing written");

@@ -20,13 +20,13 @@ if len(pts) != 12:
     fail("want 12 points, got %d" % len(pts))
 for p in pts:
     k = p["point"]
-    print("%-48s exit %d %s" % (k, p["exit"], "%7.2f MB/s, %4d in flight" % (p["mb_per_s"], p["inflight"]) if "mb_per_s" in p else "(no figures)"))
+    print("%-48s exit %d %s" % (k, p["exit"], "%7.2f MB/s, %5.2f in flight" % (p["mb_per_s"], p["inflight"]) if "mb_per_s" in p else "(no figures)"))
 left = [l for l in lines if l.startswith("CRYPTD-LEFT ")]
 if left != ["CRYPTD-LEFT 0"]:
     fail("cryptd instances left registered after the sweep: %s" % left)
 kn = {(r["series"]["tfms"], r["series"]["submit"]): r for r in recs if r["type"] == "sweep_knee"}
 for s, r in sorted(kn.items()):
-    print("knee tfms=%s submit=%s: %d in flight at iodepth=%s (%.2f MB/s); best %.2f MB/s" % (s[0], s[1], r["inflight"], r["point"]["iodepth"], r["mb_per_s"], r["best_mb_per_s"]))
+    print("knee tfms=%s submit=%s: %.2f in flight at iodepth=%s (%.2f MB/s); best %.2f MB/s" % (s[0], s[1], r["inflight"], r["point"]["iodepth"], r["mb_per_s"], r["best_mb_per_s"]))
 ok = {(p["point"]["tfms"], p["point"]["submit"]) for p in pts if p["exit"] == 0}
 if set(kn) != {s for s in ok}:
     fail("want a knee for every series with a result %s: %s" % (sorted(ok), sorted(kn)))

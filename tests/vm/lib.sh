@@ -2,7 +2,8 @@
 # Shared helpers for the VM tests (sourced after tests/sh/lib.sh's conventions):
 # skip when QEMU, busybox-static or the kernel package cannot be had, and a
 # dixvm wrapper.  Exit statuses: 0 pass, 77 skip, 99 hard error, else fail.
-# DIXVM_KERNEL picks the kernel for every VM test (default bookworm);
+# DIXVM_KERNEL picks the kernel for every VM test (default bookworm; a
+# bzImage's PATH takes its modules from DIXVM_MODULES, dixvm's --modules);
 # DIXVM_TEST_TIMEOUT bounds each boot (default 600 s: with the guest clock
 # counting instructions a run's work is fixed, so a host loaded 5x over
 # stretches its wall time; a sid boot took over 300 s at load average 10).
@@ -24,7 +25,7 @@ need_vm()
 	for t in cpio depmod modinfo kmod setsid flock; do
 		command -v "$t" > /dev/null || skip "$t not installed (needed by scripts/dixvm)"
 	done
-	"$DIXVM" --kernel "$DIXVM_KERNEL" --fetch-only > "$WORK/fetch.log" 2>&1 ||
+	"$DIXVM" --kernel "$DIXVM_KERNEL" ${DIXVM_MODULES:+--modules "$DIXVM_MODULES"} --fetch-only > "$WORK/fetch.log" 2>&1 ||
 		skip "kernel package '$DIXVM_KERNEL' cannot be had: $(grep 'error:' "$WORK/fetch.log" | tail -n 1)"
 }
 
@@ -141,13 +142,13 @@ vm()
 	_vst=0
 	mkdir -p "$WORK/tmp"
 	if [ "$VM_ALONE" = 1 ]; then
-		TMPDIR=$WORK/tmp "$DIXVM" --kernel "$DIXVM_KERNEL" --timeout "$DIXVM_TEST_TIMEOUT" "$@"
+		TMPDIR=$WORK/tmp "$DIXVM" --kernel "$DIXVM_KERNEL" ${DIXVM_MODULES:+--modules "$DIXVM_MODULES"} --timeout "$DIXVM_TEST_TIMEOUT" "$@"
 		return
 	fi
 	exec 7> "$VM_LOCKDIR/.vm-turnstile" 8> "$VM_LOCKDIR/.vm-lock" ||
 		hard "cannot open the VM locks in $VM_LOCKDIR"
 	flock 7 && flock -s 8 && flock -u 7 || hard "cannot lock $VM_LOCKDIR/.vm-lock"
-	TMPDIR=$WORK/tmp "$DIXVM" --kernel "$DIXVM_KERNEL" --timeout "$DIXVM_TEST_TIMEOUT" "$@" || _vst=$?
+	TMPDIR=$WORK/tmp "$DIXVM" --kernel "$DIXVM_KERNEL" ${DIXVM_MODULES:+--modules "$DIXVM_MODULES"} --timeout "$DIXVM_TEST_TIMEOUT" "$@" || _vst=$?
 	exec 7>&- 8>&-
 	return $_vst
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "engines/kcapi/kc.h"
+#include "lib/depth.h"
 
 /*
  * libkcapi sends the data of every request of the call before the kernel
@@ -87,8 +88,15 @@ static void call_run(struct kc *k, struct kc_tfm *t, struct kc_call *c,
 		     struct iovec *iin, struct iovec *iout)
 {
 	const unsigned char *iv = k->iv[c->v[0]->idx];
-	unsigned int i;
+	/*
+	 * In flight: the call's n, unless io_submit() completes each inside
+	 * the call (the probe, kc->aio_inline), when the kernel holds one at
+	 * a time; hashes go one by one
+	 */
+	unsigned int i, m = k->aio_inline ? 1 : c->n;
 
+	if (k->depth && k->a->type != KC_HASH)
+		depth_enter(k->depth, m);
 	switch (k->a->type) {
 	case KC_SKCIPHER:
 		c->r = c->dir == DIX_WRITE ?
@@ -105,14 +113,21 @@ static void call_run(struct kc *k, struct kc_tfm *t, struct kc_call *c,
 					      KCAPI_ACCESS_HEURISTIC);
 		break;
 	default:
-		for (i = 0; i < c->n; i++)
+		for (i = 0; i < c->n; i++) {
+			if (k->depth)
+				depth_enter(k->depth, 1);
 			t->res[iin - t->iin + i] =
 				kcapi_md_digest(t->h, iin[i].iov_base,
 						iin[i].iov_len,
 						iout[i].iov_base,
 						iout[i].iov_len);
+			if (k->depth)
+				depth_leave(k->depth, 1);
+		}
 		c->r = 0;
 	}
+	if (k->depth && k->a->type != KC_HASH)
+		depth_leave(k->depth, m);
 }
 
 /*

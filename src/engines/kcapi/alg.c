@@ -26,6 +26,7 @@
 
 #include "conf/options.h"
 #include "engines/kcapi/kc.h"
+#include "kernel/cryptoname.h"
 #include "kernel/kwatch.h"
 #include "lib/byteorder.h"
 #include "pi/crc.h"
@@ -144,7 +145,7 @@ static int driver_alg(const char *drv, char *out, size_t len)
 static int resolve(const char *top, const char *name, struct kc_spec *out,
 		   int depth, char *err, size_t len)
 {
-	char inner[KW_NAME_LEN], names[200];
+	char inner[KW_NAME_LEN], names[200], hint[300];
 	const struct kc_alg *a = kc_find(name);
 	int w, r;
 
@@ -185,9 +186,10 @@ static int resolve(const char *top, const char *name, struct kc_spec *out,
 		return r;
 	}
 	kc_alg_names(names, sizeof(names));
-	snprintf(err, len, "--alg '%s'%s%s%s is not one this engine drives (%s; cryptd(X) or pcrypt(X) of one, or a driver of one registered in /proc/crypto)",
+	snprintf(err, len, "--alg '%s'%s%s%s is not one this engine drives (%s; cryptd(X) or pcrypt(X) of one, or a driver of one registered in /proc/crypto)%s",
 		 top, top != name ? ": '" : "", top != name ? name : "",
-		 top != name ? "'" : "", names);
+		 top != name ? "'" : "", names,
+		 crypto_name_hint(name, hint, sizeof(hint)));
 	return -EINVAL;
 }
 

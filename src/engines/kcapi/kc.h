@@ -25,6 +25,7 @@
 #include <openssl/evp.h>
 
 #include "engines/engine.h"
+#include "engines/kcapi/era.h"
 
 struct kcapi_handle;
 
@@ -155,11 +156,25 @@ struct kc_tfm {
 	struct kc *k;
 };
 
+/*
+ * @bind: the driver name a wrapper's TFMs bind to (kc_need_wrappers()),
+ * the worker's own: the run, not the process, holds what a run set up
+ * @depth: the run's meter of requests in flight (dix_eng_ctx.inflight),
+ * NULL when the run does not measure
+ * @aio_inline: the probe found io_submit() completing every request inside
+ * the call: an AIO call holds 1 request in flight, not its n
+ */
 struct kc {
 	const struct kc_alg *a;		/* &spec.a */
+	char bind[128];
+	struct dix_depth *depth;
+	int aio_inline;
+	struct kc_probe probe;
 	struct kc_spec spec;
 	const struct dix_opts *o;
 	int async, verify;
+	uint64_t every;			/* --verify-every */
+	uint64_t check_ns;		/* CPU in the checks (kc_finish()) */
 	uint32_t bs;
 	unsigned int ntfm, iodepth, rr;	/* ntfm: entries of @tfm */
 	unsigned int lanes;		/* op sockets per TFM (kc_lanes()) */
@@ -317,11 +332,14 @@ void kc_need_load(const struct kc_alg *a, const char *alg);
  * TMPL(child's driver), through crypto_user NEWALG), the driver name the
  * TFMs bind to into @bind (@sp's --alg unchanged without wrappers), and
  * the instances this call made (not those already registered) into
- * @made/@nmade, for cryptobind_made().
+ * @made/@nmade, for cryptobind_made().  @reg 0: register nothing, only
+ * name what an earlier call registered (a worker's init after the run's
+ * setup); a wrapper not registered then is -ENOENT.
  * Return: 0, or -errno with @err saying why.
  */
 int kc_need_wrappers(const struct kc_spec *sp, char *bind, size_t blen,
-		     char (*made)[128], int *nmade, char *err, size_t elen);
+		     char (*made)[128], int *nmade, char *err, size_t elen,
+		     int reg);
 
 /** kc_need_note() - what kc_need_load() loaded, for the run's note ("": nothing). */
 const char *kc_need_note(void);

@@ -162,8 +162,10 @@ static int registered(const char *drv)
  * for, and the TFMs bind to it by that name.
  */
 int kc_need_wrappers(const struct kc_spec *sp, char *bind, size_t blen,
-		     char (*made)[128], int *nmade, char *err, size_t elen)
+		     char (*made)[128], int *nmade, char *err, size_t elen,
+		     int reg)
 {
+	char why[600];
 	char cur[128], w[128], child[128], name[32];
 	int i, r = 0;
 
@@ -176,7 +178,7 @@ int kc_need_wrappers(const struct kc_spec *sp, char *bind, size_t blen,
 		/* an algorithm nobody instantiated yet (xts(aes) at boot):
 		 * the kernel's own lookup makes its generic instance */
 		if (child_driver(cur, child, sizeof(child)) &&
-		    (touch(sp->a.type, cur) ||
+		    (!reg || touch(sp->a.type, cur) ||
 		     child_driver(cur, child, sizeof(child)))) {
 			snprintf(err, elen, "--alg %s: no synchronous driver of %s for %s to wrap",
 				 sp->a.name, cur, sp->wrap[i]);
@@ -185,12 +187,13 @@ int kc_need_wrappers(const struct kc_spec *sp, char *bind, size_t blen,
 		snprintf(w, sizeof(w), "%s(%.*s)", sp->wrap[i],
 			 (int)(sizeof(w) - strlen(sp->wrap[i]) - 3), child);
 		if (!registered(w)) {
-			r = touch(sp->a.type, w);
+			r = reg ? touch(sp->a.type, w) : -ENOENT;
 			if (r) {
-				snprintf(err, elen, "--alg %s: registering %s: %s (%s)",
+				kc_explain(w, r, why, sizeof(why));
+				snprintf(err, elen, "--alg %s: registering %s: %s (%s)%s%s",
 					 sp->a.name, w,
 					 dix_errno_name(-r, name, sizeof(name)),
-					 strerror(-r));
+					 strerror(-r), why[0] ? ": " : "", why);
 				return r;
 			}
 			if (*nmade < KC_MAX_WRAP + 1)

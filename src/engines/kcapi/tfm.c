@@ -82,8 +82,13 @@ int kc_tfm_open(struct kc *k, struct kc_tfm *t, char *err, size_t len)
 		r = kcapi_md_init(&t->h, k->a->name, 0);
 	}
 	if (r) {
+		char why[600];
+
 		t->h = NULL;
-		if (r == -ENOENT && !strcmp(k->a->name, "crct10dif"))
+		kc_explain(k->a->name, r, why, sizeof(why));
+		if (why[0])
+			snprintf(err, len, "%s", why);
+		else if (r == -ENOENT && !strcmp(k->a->name, "crct10dif"))
 			snprintf(err, len,
 				 "crct10dif: no such algorithm (ENOENT): since Linux 6.14/6.15 the T10-DIF CRC is a plain library, not in the crypto API, so this engine cannot reach the PI CRC there");
 		else if (r == -ENOENT)
