@@ -1,0 +1,858 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dixkload - a crypto load run inside the kernel, for dixload's kload engine.
+ *
+ * The 2023 "de-prioritize QAT" thread measured its drivers from a kernel
+ * module (several threads, each waiting synchronously, 112 requests in
+ * flight), and from 7.2 on AF_ALG refuses asynchronous drivers to user space
+ * altogether: so the load that reaches QAT, cryptd or any async driver with
+ * requests in flight is an in-kernel one.  This module is that load, driven
+ * through /dev/dixkload (kmod/dixkload_uapi.h):
+ *
+ *  - a load is one open file: its TFMs, slots (a request each) and counters
+ *    hang off the file and end with it, so two loads never share state;
+ *  - DIXKLOAD_SYNC: one kernel thread per slot submits and waits for its
+ *    own request, as the thread's module did;
+ *  - DIXKLOAD_ASYNC: every slot is submitted at once; a completion queues
+ *    the slot's work item, which accounts, checks and resubmits.  The
+ *    callback may run in softirq (a driver's tasklet, cryptd's worker on
+ *    another path): checking there would hold the CPU with bottom halves
+ *    off, and a driver may not expect to be re-entered from its own
+ *    completion, so the callback only stamps the time and queues the work;
+ *  - every Nth result (check_every) is compared with a software reference
+ *    TFM, allocated synchronous (never the async driver under test) and
+ *    never of the tested driver's name (see ref_alloc()).
+ *
+ * The crypto API's rules are kept: with CRYPTO_TFM_REQ_MAY_BACKLOG, -EBUSY
+ * means queued, and the callback is first called with -EINPROGRESS when the
+ * request leaves the backlog (not a completion); without it, -EBUSY and
+ * -ENOSPC are refusals (QAT: -ENOSPC after its retries): counted, the slot
+ * pauses and submits again.
+ *
+ * One source for 6.1 to 7.x: the completion callback's signature changed in
+ * 6.3 (void *data instead of struct crypto_async_request *).
+ */
+#include <linux/module.h>
+#include <linux/miscdevice.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/uaccess.h>
+#include <linux/kthread.h>
+#include <linux/workqueue.h>
+#include <linux/scatterlist.h>
+#include <linux/random.h>
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/capability.h>
+#include <linux/version.h>
+#include <crypto/skcipher.h>
+#include <crypto/hash.h>
+
+#include "dixkload_uapi.h"
+
+static bool allow_corrupt;
+module_param(allow_corrupt, bool, 0600);
+MODULE_PARM_DESC(allow_corrupt,
+		 "test only: let a load corrupt every Nth result (DIXKLOAD_F_CORRUPT), to prove the check counts exactly");
+
+/* the most slots (requests in flight) of one load: a kernel thread each in
+ * sync mode */
+#define DK_MAX_SLOTS	4096
+
+struct dk_load;
+
+struct dk_tfm {
+	struct crypto_skcipher *sk;
+	struct crypto_ahash *ah;
+	u32 idx;
+	atomic64_t nreq;	/* requests completed on this TFM */
+};
+
+struct dk_slot {
+	struct dk_load *ld;
+	struct dk_tfm *t;
+	u32 idx;
+	struct skcipher_request *skreq;
+	struct ahash_request *ahreq;
+	u8 *src, *dst, *ref;
+	u8 digest[64];
+	u8 iv[32];
+	struct scatterlist sg_src, sg_dst;
+	u64 seq;		/* this slot's requests so far */
+	u64 t_submit;
+	int err;		/* the completion's status */
+	int decrypt;
+	struct crypto_wait wait;	/* sync mode */
+	struct task_struct *th;		/* sync mode */
+	struct work_struct work;	/* async mode */
+};
+
+struct dk_load {
+	struct mutex mu;		/* START/REOPEN/STOP/release */
+	struct dixkload_cfg cfg;
+	bool started;
+	bool stopping;
+	u32 ntfms, nslots;
+	struct dk_tfm *tfms;
+	struct dk_slot *slots;
+	struct crypto_sync_skcipher *ref_sk;
+	struct crypto_shash *ref_sh;
+	struct workqueue_struct *wq;
+	atomic_t active;		/* async slots not idle */
+	bool queued;			/* async: dk_go() queued every slot */
+	wait_queue_head_t idle;
+	spinlock_t lock;		/* st and the in-flight integral */
+	u64 t_last;
+	struct dixkload_stats st;
+};
+
+/* ---------------------------------------------------------------- */
+/* counters */
+
+/* the in-flight integral up to @now; under ld->lock */
+static void dk_advance(struct dk_load *ld, u64 now)
+{
+	if (now > ld->t_last)
+		ld->st.inflight_ns += ld->st.inflight_now * (now - ld->t_last);
+	ld->t_last = now;
+}
+
+static void dk_enter(struct dk_load *ld)
+{
+	unsigned long fl;
+	u64 now = ktime_get_ns();
+
+	spin_lock_irqsave(&ld->lock, fl);
+	dk_advance(ld, now);
+	ld->st.inflight_now++;
+	if (ld->st.inflight_now > ld->st.inflight_max)
+		ld->st.inflight_max = ld->st.inflight_now;
+	spin_unlock_irqrestore(&ld->lock, fl);
+}
+
+static void dk_leave(struct dk_load *ld, u64 now)
+{
+	unsigned long fl;
+
+	spin_lock_irqsave(&ld->lock, fl);
+	dk_advance(ld, now);
+	if (ld->st.inflight_now)
+		ld->st.inflight_now--;
+	spin_unlock_irqrestore(&ld->lock, fl);
+}
+
+static void dk_count(struct dk_load *ld, u64 lat_ns, int err, u64 *reqno)
+{
+	unsigned long fl;
+
+	spin_lock_irqsave(&ld->lock, fl);
+	ld->st.requests++;
+	*reqno = ld->st.requests;
+	if (err) {
+		ld->st.errors++;
+		ld->st.last_errno = -err;
+	} else {
+		ld->st.bytes += ld->cfg.req_size;
+	}
+	ld->st.lat[dixkload_bucket_of(lat_ns)]++;
+	spin_unlock_irqrestore(&ld->lock, fl);
+}
+
+static void dk_add(struct dk_load *ld, u64 *field, u64 n)
+{
+	unsigned long fl;
+
+	spin_lock_irqsave(&ld->lock, fl);
+	*field += n;
+	spin_unlock_irqrestore(&ld->lock, fl);
+}
+
+/* ---------------------------------------------------------------- */
+/* the reference */
+
+/*
+ * The software reference: the same transformation from a synchronous
+ * implementation whose driver is not the one under test.  Candidates, in
+ * order: the algorithm's own name (mask CRYPTO_ALG_ASYNC: the best
+ * synchronous one), then generic spellings of it (aes-generic on 6.x,
+ * aes-lib on 7.x, NAME-generic for hashes).  The first whose driver name
+ * differs from @tested is taken; none: -ENOENT, and the load does not start
+ * unchecked.
+ */
+static const char *const aes_impls[] = { "aes-generic", "aes-lib", "aes-aesni" };
+
+static int ref_names(const char *cra, int hash, char (*out)[CRYPTO_MAX_ALG_NAME],
+		     int max)
+{
+	int n = 0, i;
+	const char *p;
+
+	strscpy(out[n++], cra, CRYPTO_MAX_ALG_NAME);
+	if (hash) {
+		snprintf(out[n++], CRYPTO_MAX_ALG_NAME, "%s-generic", cra);
+		snprintf(out[n++], CRYPTO_MAX_ALG_NAME, "%s-lib", cra);
+		return n;
+	}
+	/* MODE(aes) or MODE(ecb(aes)): MODE(IMPL) for each AES implementation */
+	p = strchr(cra, '(');
+	if (!p || !strstr(cra, "aes"))
+		return n;
+	for (i = 0; i < ARRAY_SIZE(aes_impls) && n < max; i++)
+		snprintf(out[n++], CRYPTO_MAX_ALG_NAME, "%.*s(%s)",
+			 (int)(p - cra), cra, aes_impls[i]);
+	return n;
+}
+
+static int ref_alloc(struct dk_load *ld, const char *cra, const char *tested)
+{
+	char names[6][CRYPTO_MAX_ALG_NAME];
+	int hash = ld->cfg.kind == DIXKLOAD_AHASH;
+	int n = ref_names(cra, hash, names, ARRAY_SIZE(names)), i, err = -ENOENT;
+
+	for (i = 0; i < n; i++) {
+		const char *drv;
+
+		if (hash) {
+			struct crypto_shash *sh = crypto_alloc_shash(names[i], 0, 0);
+
+			if (IS_ERR(sh))
+				continue;
+			drv = crypto_tfm_alg_driver_name(crypto_shash_tfm(sh));
+			if (!strcmp(drv, tested)) {
+				crypto_free_shash(sh);
+				continue;
+			}
+			if (ld->cfg.keylen) {
+				err = crypto_shash_setkey(sh, ld->cfg.key, ld->cfg.keylen);
+				if (err) {
+					crypto_free_shash(sh);
+					return err;
+				}
+			}
+			ld->ref_sh = sh;
+		} else {
+			struct crypto_sync_skcipher *sk =
+				crypto_alloc_sync_skcipher(names[i], 0, 0);
+
+			if (IS_ERR(sk))
+				continue;
+			drv = crypto_tfm_alg_driver_name(crypto_skcipher_tfm(&sk->base));
+			if (!strcmp(drv, tested)) {
+				crypto_free_sync_skcipher(sk);
+				continue;
+			}
+			err = crypto_sync_skcipher_setkey(sk, ld->cfg.key, ld->cfg.keylen);
+			if (err) {
+				crypto_free_sync_skcipher(sk);
+				return err;
+			}
+			ld->ref_sk = sk;
+		}
+		strscpy(ld->st.ref_driver, drv, sizeof(ld->st.ref_driver));
+		return 0;
+	}
+	return err;
+}
+
+static void ref_free(struct dk_load *ld)
+{
+	if (ld->ref_sk)
+		crypto_free_sync_skcipher(ld->ref_sk);
+	if (ld->ref_sh)
+		crypto_free_shash(ld->ref_sh);
+	ld->ref_sk = NULL;
+	ld->ref_sh = NULL;
+}
+
+/* the IV of a slot's request: from the seed, the slot and its number */
+static void dk_iv(const struct dk_slot *s, u8 *iv, unsigned int len)
+{
+	u64 a = s->ld->cfg.seed ^ ((u64)s->idx << 40) ^ s->seq;
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		iv[i] = (u8)(a >> ((i & 7) * 8)) ^ (u8)(i * 0x9d);
+}
+
+/* Compare the result with the reference's; 1 when they differ. */
+static int dk_check(struct dk_slot *s, const u8 *iv)
+{
+	struct dk_load *ld = s->ld;
+	u64 t0 = ktime_get_ns();
+	int bad;
+
+	if (ld->ref_sh) {
+		SHASH_DESC_ON_STACK(desc, ld->ref_sh);
+		u8 want[64];
+
+		desc->tfm = ld->ref_sh;
+		bad = crypto_shash_digest(desc, s->src, ld->cfg.req_size, want) ||
+		      memcmp(want, s->digest,
+			     crypto_shash_digestsize(ld->ref_sh));
+		shash_desc_zero(desc);
+	} else {
+		SYNC_SKCIPHER_REQUEST_ON_STACK(req, ld->ref_sk);
+		struct scatterlist sg_in, sg_out;
+		u8 ivc[32];
+		u8 *want = s->ref;
+
+		memcpy(ivc, iv, sizeof(ivc));
+		sg_init_one(&sg_in, s->src, ld->cfg.req_size);
+		sg_init_one(&sg_out, want, ld->cfg.req_size);
+		skcipher_request_set_sync_tfm(req, ld->ref_sk);
+		skcipher_request_set_callback(req, 0, NULL, NULL);
+		skcipher_request_set_crypt(req, &sg_in, &sg_out, ld->cfg.req_size, ivc);
+		bad = (s->decrypt ? crypto_skcipher_decrypt(req) :
+		       crypto_skcipher_encrypt(req)) ||
+		      memcmp(want, s->dst, ld->cfg.req_size);
+		skcipher_request_zero(req);
+	}
+	dk_add(ld, &ld->st.check_ns, ktime_get_ns() - t0);
+	dk_add(ld, &ld->st.checked, 1);
+	return bad;
+}
+
+/* ---------------------------------------------------------------- */
+/* one request */
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+static void dk_done(void *data, int err)
+{
+	struct dk_slot *s = data;
+#else
+static void dk_done(struct crypto_async_request *areq, int err)
+{
+	struct dk_slot *s = areq->data;
+#endif
+	/* out of the backlog and onto the driver: still in flight */
+	if (err == -EINPROGRESS)
+		return;
+	s->err = err;
+	dk_leave(s->ld, ktime_get_ns());
+	queue_work(s->ld->wq, &s->work);
+}
+
+static int dk_backlog(const struct dk_load *ld)
+{
+	return ld->cfg.flags & DIXKLOAD_F_BACKLOG;
+}
+
+/* Prepare and submit @s's next request; the driver's return. */
+static int dk_submit(struct dk_slot *s, crypto_completion_t done, void *data)
+{
+	struct dk_load *ld = s->ld;
+	u32 flags = dk_backlog(ld) ? CRYPTO_TFM_REQ_MAY_BACKLOG : 0;
+	int err;
+
+	s->seq++;
+	if (ld->cfg.dir == DIXKLOAD_MIXED)
+		s->decrypt = s->seq & 1;
+	s->t_submit = ktime_get_ns();
+	dk_enter(ld);
+	if (s->ahreq) {
+		ahash_request_set_callback(s->ahreq, flags, done, data);
+		ahash_request_set_crypt(s->ahreq, &s->sg_src, s->digest,
+					ld->cfg.req_size);
+		err = crypto_ahash_digest(s->ahreq);
+	} else {
+		dk_iv(s, s->iv, crypto_skcipher_ivsize(s->t->sk));
+		skcipher_request_set_callback(s->skreq, flags, done, data);
+		skcipher_request_set_crypt(s->skreq, &s->sg_src, &s->sg_dst,
+					   ld->cfg.req_size, s->iv);
+		err = s->decrypt ? crypto_skcipher_decrypt(s->skreq) :
+				   crypto_skcipher_encrypt(s->skreq);
+	}
+	if (err == -EBUSY && dk_backlog(ld)) {
+		dk_add(ld, &ld->st.backlogged, 1);
+		return -EINPROGRESS;
+	}
+	if (err != -EINPROGRESS)
+		dk_leave(ld, ktime_get_ns());	/* not in flight any more */
+	return err;
+}
+
+/* a refusal: -EBUSY without MAY_BACKLOG, or -ENOSPC */
+static int dk_refused(const struct dk_load *ld, int err)
+{
+	return err == -ENOSPC || (err == -EBUSY && !dk_backlog(ld));
+}
+
+/* Account one completed request of @s with status @err; check it. */
+static void dk_complete(struct dk_slot *s, int err, u64 t_done)
+{
+	struct dk_load *ld = s->ld;
+	u64 reqno, treq, every = ld->cfg.check_every;
+	u8 iv[32];
+
+	dk_count(ld, t_done - s->t_submit, err, &reqno);
+	treq = atomic64_inc_return(&s->t->nreq);
+	if (err)
+		return;
+	if ((ld->cfg.flags & DIXKLOAD_F_CORRUPT) && ld->cfg.corrupt_every &&
+	    reqno % ld->cfg.corrupt_every == 0) {
+		if (s->ahreq)
+			s->digest[0] ^= 0x01;
+		else
+			s->dst[0] ^= 0x01;
+	}
+	if (!every || reqno % every)
+		return;
+	/* the IV the request used: the driver may have advanced s->iv */
+	if (!s->ahreq)
+		dk_iv(s, iv, crypto_skcipher_ivsize(s->t->sk));
+	if (dk_check(s, iv)) {
+		unsigned long fl;
+
+		spin_lock_irqsave(&ld->lock, fl);
+		if (!ld->st.mismatches++) {
+			ld->st.first_bad_tfm = s->t->idx;
+			ld->st.first_bad_req = treq;
+		}
+		spin_unlock_irqrestore(&ld->lock, fl);
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* sync mode: a thread per slot */
+
+static int dk_thread(void *arg)
+{
+	struct dk_slot *s = arg;
+	struct dk_load *ld = s->ld;
+
+	while (!kthread_should_stop() && !READ_ONCE(ld->stopping)) {
+		int err;
+
+		crypto_init_wait(&s->wait);
+		err = dk_submit(s, crypto_req_done, &s->wait);
+		if (err == -EINPROGRESS) {
+			/* crypto_req_done ignores the backlog's -EINPROGRESS */
+			wait_for_completion(&s->wait.completion);
+			err = s->wait.err;
+			dk_leave(ld, ktime_get_ns());
+		} else if (dk_refused(ld, err)) {
+			dk_add(ld, &ld->st.refused, 1);
+			s->seq--;
+			usleep_range(20, 50);
+			continue;
+		}
+		dk_complete(s, err, ktime_get_ns());
+		cond_resched();
+	}
+	/* kthread_stop() needs the thread to wait for it */
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 100);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* async mode: the slot's work item accounts, checks and resubmits */
+
+static void dk_work(struct work_struct *w)
+{
+	struct dk_slot *s = container_of(w, struct dk_slot, work);
+	struct dk_load *ld = s->ld;
+	int err;
+
+	if (s->seq)	/* a request came back (the first call submits) */
+		dk_complete(s, s->err, ktime_get_ns());
+	for (;;) {
+		if (READ_ONCE(ld->stopping)) {
+			if (atomic_dec_and_test(&ld->active))
+				wake_up(&ld->idle);
+			return;
+		}
+		err = dk_submit(s, dk_done, s);
+		if (err == -EINPROGRESS)
+			return;		/* dk_done() queues us again */
+		if (dk_refused(ld, err)) {
+			dk_add(ld, &ld->st.refused, 1);
+			s->seq--;
+			usleep_range(20, 50);
+			continue;
+		}
+		/* done inside the call (a synchronous driver) or failed */
+		dk_complete(s, err, ktime_get_ns());
+		cond_resched();
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* a load's TFMs and slots */
+
+static void dk_free(struct dk_load *ld)
+{
+	u32 i;
+
+	for (i = 0; ld->slots && i < ld->nslots; i++) {
+		struct dk_slot *s = &ld->slots[i];
+
+		/* 6.16+ ahash_request_free() reads the request: never NULL */
+		if (s->skreq)
+			skcipher_request_free(s->skreq);
+		if (s->ahreq)
+			ahash_request_free(s->ahreq);
+		kvfree(s->src);
+		kvfree(s->dst);
+		kvfree(s->ref);
+	}
+	kvfree(ld->slots);
+	ld->slots = NULL;
+	for (i = 0; ld->tfms && i < ld->ntfms; i++) {
+		if (ld->tfms[i].sk)
+			crypto_free_skcipher(ld->tfms[i].sk);
+		if (ld->tfms[i].ah)
+			crypto_free_ahash(ld->tfms[i].ah);
+	}
+	kvfree(ld->tfms);
+	ld->tfms = NULL;
+	ref_free(ld);
+}
+
+static int dk_alloc(struct dk_load *ld)
+{
+	const struct dixkload_cfg *c = &ld->cfg;
+	const char *drv = NULL, *cra = NULL;
+	u32 i;
+	int err;
+
+	ld->ntfms = c->tfms;
+	ld->nslots = c->tfms * c->inflight;
+	ld->tfms = kvcalloc(ld->ntfms, sizeof(*ld->tfms), GFP_KERNEL);
+	ld->slots = kvcalloc(ld->nslots, sizeof(*ld->slots), GFP_KERNEL);
+	if (!ld->tfms || !ld->slots)
+		return -ENOMEM;
+	for (i = 0; i < ld->ntfms; i++) {
+		struct dk_tfm *t = &ld->tfms[i];
+		struct crypto_tfm *base;
+
+		t->idx = i;
+		atomic64_set(&t->nreq, 0);
+		if (c->kind == DIXKLOAD_AHASH) {
+			t->ah = crypto_alloc_ahash(c->alg, 0, 0);
+			if (IS_ERR(t->ah)) {
+				err = PTR_ERR(t->ah);
+				t->ah = NULL;
+				return err;
+			}
+			base = crypto_ahash_tfm(t->ah);
+			err = c->keylen ? crypto_ahash_setkey(t->ah, c->key, c->keylen) : 0;
+		} else {
+			t->sk = crypto_alloc_skcipher(c->alg, 0, 0);
+			if (IS_ERR(t->sk)) {
+				err = PTR_ERR(t->sk);
+				t->sk = NULL;
+				return err;
+			}
+			base = crypto_skcipher_tfm(t->sk);
+			err = crypto_skcipher_setkey(t->sk, c->key, c->keylen);
+		}
+		if (err)
+			return err;
+		if (!drv) {
+			drv = crypto_tfm_alg_driver_name(base);
+			cra = crypto_tfm_alg_name(base);
+		}
+	}
+	strscpy(ld->st.driver, drv, sizeof(ld->st.driver));
+	if (c->check_every) {
+		err = ref_alloc(ld, cra, drv);
+		if (err) {
+			snprintf(ld->st.why, sizeof(ld->st.why),
+				 "no software reference for %s other than %s itself (%d)",
+				 cra, drv, err);
+			return err;
+		}
+	}
+	for (i = 0; i < ld->nslots; i++) {
+		struct dk_slot *s = &ld->slots[i];
+		u32 j;
+
+		s->ld = ld;
+		s->idx = i;
+		s->t = &ld->tfms[i / c->inflight];
+		s->decrypt = c->dir == DIXKLOAD_DECRYPT;
+		s->src = kvmalloc(c->req_size, GFP_KERNEL);
+		s->dst = c->kind == DIXKLOAD_AHASH ? NULL :
+			 kvmalloc(c->req_size, GFP_KERNEL);
+		/* the reference's output: allocated once, not per check */
+		s->ref = c->check_every && s->dst ?
+			 kvmalloc(c->req_size, GFP_KERNEL) : NULL;
+		if (!s->src || (c->kind != DIXKLOAD_AHASH && !s->dst) ||
+		    (c->check_every && s->dst && !s->ref))
+			return -ENOMEM;
+		/* the data: from the seed and the slot, fixed; the IVs vary */
+		for (j = 0; j < c->req_size; j += 8) {
+			u64 v = (c->seed + i * 0x9e3779b97f4a7c15ull) ^
+				((u64)j * 0xbf58476d1ce4e5b9ull);
+
+			memcpy(s->src + j, &v, min(8u, c->req_size - j));
+		}
+		sg_init_one(&s->sg_src, s->src, c->req_size);
+		if (s->dst)
+			sg_init_one(&s->sg_dst, s->dst, c->req_size);
+		if (s->t->ah)
+			s->ahreq = ahash_request_alloc(s->t->ah, GFP_KERNEL);
+		else
+			s->skreq = skcipher_request_alloc(s->t->sk, GFP_KERNEL);
+		if (!s->ahreq && !s->skreq)
+			return -ENOMEM;
+		INIT_WORK(&s->work, dk_work);
+	}
+	return 0;
+}
+
+/* Start every slot; under ld->mu. */
+static int dk_go(struct dk_load *ld)
+{
+	u32 i;
+
+	WRITE_ONCE(ld->stopping, false);
+	if (ld->cfg.submit == DIXKLOAD_SYNC) {
+		for (i = 0; i < ld->nslots; i++) {
+			struct task_struct *th;
+
+			th = kthread_run(dk_thread, &ld->slots[i], "dixkload/%u", i);
+			if (IS_ERR(th))
+				return PTR_ERR(th);
+			ld->slots[i].th = th;
+		}
+		return 0;
+	}
+	atomic_set(&ld->active, ld->nslots);
+	for (i = 0; i < ld->nslots; i++) {
+		queue_work(ld->wq, &ld->slots[i].work);
+	}
+	ld->queued = true;
+	return 0;
+}
+
+/* Stop every slot and wait until none is in flight; under ld->mu. */
+static void dk_halt(struct dk_load *ld)
+{
+	u32 i;
+
+	WRITE_ONCE(ld->stopping, true);
+	if (ld->cfg.submit == DIXKLOAD_SYNC) {
+		for (i = 0; ld->slots && i < ld->nslots; i++) {
+			if (ld->slots[i].th)
+				kthread_stop(ld->slots[i].th);
+			ld->slots[i].th = NULL;
+		}
+	} else if (ld->queued) {
+		/* each slot's work ends at its next turn; a request in
+		 * flight comes back first */
+		wait_event(ld->idle, atomic_read(&ld->active) == 0);
+		flush_workqueue(ld->wq);
+		ld->queued = false;
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* the control interface */
+
+static int dk_cfg_ok(const struct dixkload_cfg *c)
+{
+	if (c->abi != DIXKLOAD_ABI)
+		return -EPROTO;
+	if (strnlen(c->alg, sizeof(c->alg)) == sizeof(c->alg) || !c->alg[0])
+		return -EINVAL;
+	if (c->kind == DIXKLOAD_AEAD)
+		return -EOPNOTSUPP;
+	if (c->kind != DIXKLOAD_SKCIPHER && c->kind != DIXKLOAD_AHASH)
+		return -EINVAL;
+	if ((c->kind == DIXKLOAD_AHASH) != (c->dir == DIXKLOAD_DIGEST))
+		return -EINVAL;
+	if (c->dir > DIXKLOAD_MIXED || c->submit > DIXKLOAD_ASYNC)
+		return -EINVAL;
+	if (!c->tfms || c->tfms > DIXKLOAD_MAX_TFMS || !c->inflight ||
+	    c->inflight > DIXKLOAD_MAX_INFLIGHT ||
+	    c->tfms * c->inflight > DK_MAX_SLOTS)
+		return -EINVAL;
+	if (c->req_size < 16 || c->req_size > DIXKLOAD_MAX_REQ ||
+	    (c->kind == DIXKLOAD_SKCIPHER && c->req_size % 16))
+		return -EINVAL;
+	if (c->keylen > sizeof(c->key))
+		return -EINVAL;
+	if (c->flags & ~(u64)(DIXKLOAD_F_BACKLOG | DIXKLOAD_F_CORRUPT))
+		return -EINVAL;
+	if ((c->flags & DIXKLOAD_F_CORRUPT) && !allow_corrupt)
+		return -EPERM;
+	return 0;
+}
+
+static long dk_start(struct dk_load *ld, void __user *arg)
+{
+	int err;
+
+	if (ld->started)
+		return -EBUSY;
+	if (copy_from_user(&ld->cfg, arg, sizeof(ld->cfg)))
+		return -EFAULT;
+	err = dk_cfg_ok(&ld->cfg);
+	if (err)
+		return err;
+	memset(&ld->st, 0, sizeof(ld->st));
+	ld->st.abi = DIXKLOAD_ABI;
+	ld->t_last = ktime_get_ns();
+	err = dk_alloc(ld);
+	if (!err)
+		err = dk_go(ld);
+	if (err) {
+		dk_halt(ld);
+		dk_free(ld);
+		ld->st.state = DIXKLOAD_FAILED;
+		if (!ld->st.why[0])
+			snprintf(ld->st.why, sizeof(ld->st.why),
+				 "%s: cannot start (%d)", ld->cfg.alg, err);
+		return err;
+	}
+	ld->started = true;
+	ld->st.state = DIXKLOAD_RUNNING;
+	return 0;
+}
+
+static long dk_stats(struct dk_load *ld, void __user *arg)
+{
+	struct dixkload_stats *snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
+	unsigned long fl;
+	long ret = 0;
+
+	if (!snap)
+		return -ENOMEM;
+	spin_lock_irqsave(&ld->lock, fl);
+	dk_advance(ld, ktime_get_ns());
+	ld->st.abi = DIXKLOAD_ABI;
+	ld->st.now_ns = ld->t_last;
+	memcpy(snap, &ld->st, sizeof(*snap));
+	spin_unlock_irqrestore(&ld->lock, fl);
+	if (copy_to_user(arg, snap, sizeof(*snap)))
+		ret = -EFAULT;
+	kvfree(snap);
+	return ret;
+}
+
+static long dk_reopen(struct dk_load *ld)
+{
+	int err;
+
+	if (!ld->started)
+		return -EINVAL;
+	dk_halt(ld);
+	dk_free(ld);
+	err = dk_alloc(ld);
+	if (!err)
+		err = dk_go(ld);
+	if (err) {
+		dk_halt(ld);
+		dk_free(ld);
+		ld->started = false;
+		ld->st.state = DIXKLOAD_FAILED;
+		snprintf(ld->st.why, sizeof(ld->st.why),
+			 "%s: cannot reopen its TFMs (%d)", ld->cfg.alg, err);
+	}
+	return err;
+}
+
+static void dk_stop(struct dk_load *ld)
+{
+	if (!ld->started)
+		return;
+	dk_halt(ld);
+	dk_free(ld);
+	ld->started = false;
+	ld->st.state = DIXKLOAD_STOPPED;
+}
+
+static long dk_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct dk_load *ld = f->private_data;
+	long ret;
+
+	if (cmd == DIXKLOAD_IOC_STATS)	/* never waits for a START */
+		return dk_stats(ld, (void __user *)arg);
+	mutex_lock(&ld->mu);
+	switch (cmd) {
+	case DIXKLOAD_IOC_START:
+		ret = dk_start(ld, (void __user *)arg);
+		break;
+	case DIXKLOAD_IOC_REOPEN:
+		ret = dk_reopen(ld);
+		break;
+	case DIXKLOAD_IOC_STOP:
+		dk_stop(ld);
+		ret = 0;
+		break;
+	default:
+		ret = -ENOTTY;
+	}
+	mutex_unlock(&ld->mu);
+	return ret;
+}
+
+static int dk_open(struct inode *inode, struct file *f)
+{
+	struct dk_load *ld;
+
+	/* the node is 0600; a load takes CPUs and drivers from the machine */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ld = kvzalloc(sizeof(*ld), GFP_KERNEL);
+	if (!ld)
+		return -ENOMEM;
+	ld->wq = alloc_workqueue("dixkload", WQ_UNBOUND, 0);
+	if (!ld->wq) {
+		kvfree(ld);
+		return -ENOMEM;
+	}
+	mutex_init(&ld->mu);
+	spin_lock_init(&ld->lock);
+	init_waitqueue_head(&ld->idle);
+	ld->st.abi = DIXKLOAD_ABI;
+	f->private_data = ld;
+	return nonseekable_open(inode, f);
+}
+
+static int dk_release(struct inode *inode, struct file *f)
+{
+	struct dk_load *ld = f->private_data;
+
+	mutex_lock(&ld->mu);
+	dk_stop(ld);
+	mutex_unlock(&ld->mu);
+	destroy_workqueue(ld->wq);
+	kvfree(ld);
+	return 0;
+}
+
+static const struct file_operations dk_fops = {
+	.owner = THIS_MODULE,
+	.open = dk_open,
+	.release = dk_release,
+	.unlocked_ioctl = dk_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice dk_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = DIXKLOAD_DEVNAME,
+	.fops = &dk_fops,
+	.mode = 0600,
+};
+
+static int __init dk_init(void)
+{
+	BUILD_BUG_ON(sizeof(struct dixkload_stats) >= (1 << _IOC_SIZEBITS));
+	return misc_register(&dk_dev);
+}
+
+static void __exit dk_exit(void)
+{
+	misc_deregister(&dk_dev);
+}
+
+module_init(dk_init);
+module_exit(dk_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("dixload's in-kernel crypto load (kmod/dixkload_uapi.h)");
