@@ -171,11 +171,10 @@ kmod_headers_download()
 # 500 MB, a missing package is an apt-get away.
 kmod_place()
 {
-	local suite=$1 tool=$KHDRS/scripts/mod/modpost why=
-	[ -x "$tool" ] || die 125 "kmod: $tool missing in the headers of $KVER"
-	if ldd "$tool" 2>&1 | grep -q 'not found'; then
-		why="their tools need $(ldd "$tool" 2>&1 | grep -o "[A-Z]*_[0-9.]*' not found" | head -n 1 |
-			sed "s/' not found//") (this host: glibc $(ldd --version 2>/dev/null | sed -n '1s/.* //p'))"
+	local suite=$1 why= miss
+	miss=$(kmod_tools_unrunnable)
+	if [ -n "$miss" ]; then
+		why="their tools need $miss (this host: glibc $(ldd --version 2>/dev/null | sed -n '1s/.* //p'))"
 	elif ! command -v "$KCC" > /dev/null; then
 		apt-cache show "$KCC" > /dev/null 2>&1 &&
 			die 125 "kmod: the headers of $KVER name the compiler $KCC, not installed here (apt-get install $KCC; scripts/deps installs gcc-12)"
@@ -190,6 +189,21 @@ kmod_place()
 		die 125 "kmod: the headers of $KVER have a vmlinux, so modules get BTF, which needs pahole (apt-get install dwarves; scripts/deps installs it)"
 	fi
 	KBUILD_AT=host
+}
+
+# kmod_tools_unrunnable - what the first of the headers' ELF tools (modpost,
+# objtool, genksyms...; 7.x wraps modpost in a script) that cannot run on
+# this host lacks, as ldd says it ("GLIBC_2.38", "libelf.so.1"); nothing
+# when every one runs.
+kmod_tools_unrunnable()
+{
+	local f line
+	while read -r f; do
+		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		line=$(ldd "$f" 2>&1 | grep -m 1 'not found') || continue
+		printf '%s\n' "$line" | sed -n "s/.*version \`\([^']*\)' not found.*/\1/p; t; s/^[[:space:]]*\([^ ]*\) => not found.*/\1/p"
+		return
+	done < <(find -L "$KHDRS/scripts" "$KHDRS/tools" -type f -perm -u+x 2>/dev/null | LC_ALL=C sort)
 }
 
 # kmod_root SUITE WHY - a debootstrap root of SUITE with make, $KCC and the
