@@ -171,7 +171,7 @@ kmod_headers_download()
 # 500 MB, a missing package is an apt-get away.
 kmod_place()
 {
-	local suite=$1 why= miss
+	local suite=$1 why='' miss
 	miss=$(kmod_tools_unrunnable)
 	if [ -n "$miss" ]; then
 		why="their tools need $miss (this host: glibc $(ldd --version 2>/dev/null | sed -n '1s/.* //p'))"
@@ -273,7 +273,7 @@ kmod_make()
 }
 
 # kmod_build SUITE SRC - the modules of SRC for $KVER, from the cache or
-# built now; sets KMOD_DIR and KMOD_KOS (the .ko files, one per module).
+# built now; sets KMOD_KOS (the .ko files, one per module).
 kmod_build()
 {
 	local suite=$1 src=$2 hash d lockfd t0 secs names ko o
@@ -322,7 +322,6 @@ kmod_build()
 		kmod_prune
 	fi
 	flock -u "$lockfd"
-	KMOD_DIR=$d
 	KMOD_KOS=()
 	while read -r o; do
 		KMOD_KOS+=("$d/$o.ko")
