@@ -106,6 +106,11 @@ static void usage(FILE *f)
 "  --version                  print the version\n"
 "  --list-profiles            list the profiles found\n"
 "\n"
+"fio's option names (the same meaning unless it differs; doc/fio.md; --rate\n"
+"is dixload's MB/s, fio's rate is bytes per second):\n");
+	opts_print_fio_help(f);
+	fprintf(f,
+"\n"
 "ENGINES\n");
 	for (e = engine_list(); *e; e++) {
 		static const char *const app[] = {

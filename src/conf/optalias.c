@@ -465,16 +465,14 @@ void opts_fio_notes(FILE *f, const struct dix_opts *o)
 		if (a - dix_fio_aliases < 64 &&
 		    (o->fio_noted >> (a - dix_fio_aliases) & 1))
 			fprintf(f, "dixload: %snote: --%s%s%s: %s\n",
-				dix_msg_prefix, a->fio, a->opt ? " is --" : "",
-				a->opt ? a->opt : "", a->note);
+				dix_msg_prefix, a->fio,
+				a->opt && strcmp(a->opt, a->fio) ? " is --" : "",
+				a->opt && strcmp(a->opt, a->fio) ? a->opt : "",
+				a->note);
 }
 
 void opts_print_fio_help(FILE *f)
 {
-	static const char *const kind[] = {
-		[FIO_MAPPED] = "", [FIO_DIFFERENT] = "differs: ",
-		[FIO_REFUSED] = "",
-	};
 	const struct dix_fio_alias *a;
 	char left[64];
 
@@ -483,9 +481,11 @@ void opts_print_fio_help(FILE *f)
 			continue;
 		snprintf(left, sizeof(left), "--%s%s%s", a->fio,
 			 a->metavar ? " " : "", a->metavar ? a->metavar : "");
-		fprintf(f, "  %-26s %s%s%s%s\n", left, a->opt ? "--" : "",
-			a->opt ? a->opt : "", a->opt ? "; " : "", kind[a->kind]);
-		fprintf(f, "  %-26s %s\n", "", a->note);
+		fprintf(f, "  %-26s %s%s%s%s%s\n", left, a->opt ? "--" : "",
+			a->opt ? a->opt : "",
+			a->kind != FIO_DIFFERENT ? (a->opt ? ": " : "") :
+			a->opt ? " (differs: " : "(differs: ",
+			a->note, a->kind == FIO_DIFFERENT ? ")" : "");
 	}
 }
 

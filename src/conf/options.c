@@ -731,8 +731,6 @@ void opts_dump(FILE *f, const char *engines)
 void opts_print_help(FILE *f)
 {
 	opts_print_rows(f, dix_options, "  ");
-	fputs("\nfio's option names (the same meaning unless 'differs'; doc/fio.md):\n", f);
-	opts_print_fio_help(f);
 }
 
 void opts_print_rows(FILE *f, const struct dix_option *rows,
