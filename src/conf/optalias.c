@@ -345,6 +345,10 @@ int fio_parse_rate(const char *s, unsigned int kb_base, double out[2])
 
 	if (!s || !*s || (comma && strchr(comma + 1, ',')))
 		return -EINVAL;
+	/* a side that does not fit is refused, not cut (as parse_rate()) */
+	if ((comma ? (size_t)(comma - s) : strlen(s)) >= sizeof(side[0]) ||
+	    (comma && strlen(comma + 1) >= sizeof(side[1])))
+		return -EINVAL;
 	snprintf(side[0], sizeof(side[0]), "%.*s",
 		 (int)(comma ? comma - s : (long)strlen(s)), s);
 	snprintf(side[1], sizeof(side[1]), "%s", comma ? comma + 1 : s);

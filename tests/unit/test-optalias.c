@@ -44,6 +44,8 @@ static void test_values(void)
 	is_int(fio_parse_rate(",500k", 1024, r), 0, "rate ,500k");
 	ok(r[0] == 0 && r[1] == 512000, "rate ,500k: write only");
 	is_int(fio_parse_rate("1,2,3", 1024, r), -EINVAL, "a trim rate refused");
+	is_int(fio_parse_rate("0000000000000000000000000000000000000005", 1024, r), -EINVAL,
+	       "a side too long to hold is refused, not cut to its zeros");
 	is_int(fio_parse_time("500ms", &t), 0, "500ms");
 	ok(t == 0.5, "500ms is 0.5 s");
 	fio_parse_time("2m", &t);
