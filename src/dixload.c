@@ -121,6 +121,11 @@ static void usage(FILE *f)
 "  file, line and section: doc/fio-jobfiles.md has the table (dixload\n"
 "  --fio-keys prints it).\n"
 "\n"
+"fio's option names (the same meaning unless it differs; doc/fio.md; --rate\n"
+"is dixload's MB/s, fio's rate is bytes per second):\n");
+	opts_print_fio_help(f);
+	fprintf(f,
+"\n"
 "ENGINES\n");
 	for (e = engine_list(); *e; e++) {
 		static const char *const app[] = {
@@ -196,6 +201,7 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
+		const struct dix_fio_alias *a;
 		const struct dix_option *d;
 		char name[64];
 		const char *eq;
@@ -233,16 +239,26 @@ static int parse_cli(int argc, char **argv, struct dix_opts *cli,
 		memcpy(name, arg, n);
 		name[n] = '\0';
 		d = opt_find(name);
-		if (!d) {
-			dix_err("unknown option '--%s' (see --help)", name);
+		a = d ? NULL : opt_cli_alias(name);
+		if (!d && !a) {
+			static const char *const own[] = {
+				"help", "version", "list-profiles", NULL,
+			};
+			char hint[128];
+
+			if (!opt_suggest(name, own, hint, sizeof(hint)))
+				dix_err("unknown option '--%s': did you mean %s? (see --help)",
+					name, hint);
+			else
+				dix_err("unknown option '--%s' (see --help)", name);
 			return -EINVAL;
 		}
 		if (eq) {
 			val = eq + 1;
-		} else if (d->type != OPT_FLAG) {
+		} else if (d ? d->type != OPT_FLAG : !a->flag) {
 			if (i + 1 >= argc) {
 				dix_err("--%s needs a value (%s)", name,
-					d->metavar);
+					d ? d->metavar : a->metavar);
 				return -EINVAL;
 			}
 			val = argv[++i];
@@ -299,7 +315,8 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 				profile, path);
 	}
 	/* the profile's engine=, unless the command line names one */
-	if (!r && profile && !cli_sets(argc, argv, "engine")) {
+	if (!r && profile && !cli_sets(argc, argv, "engine") &&
+	    !cli_sets(argc, argv, "ioengine")) {
 		opts_free(&scratch);
 		opts_init(&scratch);
 		r = profile_load(path, &scratch, err, sizeof(err));
@@ -328,7 +345,11 @@ static int build_opts(int argc, char **argv, struct dix_opts *o,
 		}
 		o->profile = xstrdup(profile);
 	}
-	return parse_cli(argc, argv, o, &profile, list_profiles);
+	r = parse_cli(argc, argv, o, &profile, list_profiles);
+	/* fio's names taken with a difference: said once, by the parse that counts */
+	if (!r)
+		opts_fio_notes(stderr, o);
+	return r;
 }
 
 /*

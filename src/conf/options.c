@@ -247,7 +247,7 @@ const struct dix_option dix_options[] = {
 	{
 		.name = "rate", .type = OPT_RATE, .off = OFF(rate),
 		.unit = 1e6, .metavar = "MB/s|R,W",
-		.help = "cap throughput per direction (R,W; one number: each), held every interval",
+		.help = "cap throughput per direction in MB/s (10^6 bytes per second; R,W; one number: each), held every interval; fio's rate is bytes per second (doc/fio.md)",
 	},
 	{
 		.name = "rate-iops", .type = OPT_RATE, .off = OFF(rate_iops),
@@ -300,6 +300,23 @@ const struct dix_option *opts_engine_rows(const char *engine)
 	for (i = 0; engine && i < n_eng_tabs; i++)
 		if (!strcmp(eng_tabs[i].engine, engine))
 			return eng_tabs[i].rows;
+	return NULL;
+}
+
+const char *opt_row_name(int i)
+{
+	int t, n;
+
+	for (n = 0; dix_options[n].name; n++)
+		if (n == i)
+			return dix_options[n].name;
+	i -= n;
+	for (t = 0; t < n_eng_tabs; t++) {
+		for (n = 0; eng_tabs[t].rows[n].name; n++)
+			if (n == i)
+				return eng_tabs[t].rows[n].name;
+		i -= n;
+	}
 	return NULL;
 }
 
@@ -386,6 +403,40 @@ static int parse_rate(const char *s, double unit, double *out)
 	out[0] = v[0] * unit;
 	out[1] = v[1] * unit;
 	return 0;
+}
+
+/*
+ * A refused cap says its unit; for --rate also fio's, whose rate=10m
+ * (bytes per second, 10 MiB/s) a fio user may have meant, and what that
+ * is in dixload's MB/s.
+ */
+static void rate_err(const struct dix_option *d, const char *value,
+		     char *err, size_t errlen)
+{
+	const char *v = value ? value : "";
+	double fio[2];
+	char eq[192] = "";
+
+	if (d->unit == 1) {
+		set_err(err, errlen,
+			"--%s: '%s' is not a cap per direction in I/Os per second (a number each: e.g. 500, 500,200, ,200 or 200,)",
+			d->name, v);
+		return;
+	}
+	if (!fio_parse_rate(v, 1024, fio)) {
+		char a[32], b[32];
+
+		format_double(fio[0] / d->unit, a, sizeof(a));
+		format_double(fio[1] / d->unit, b, sizeof(b));
+		if (fio[0] == fio[1])
+			snprintf(eq, sizeof(eq), "; as fio's rate, '%s' is --%s %s", v, d->name, a);
+		else
+			snprintf(eq, sizeof(eq), "; as fio's rate, '%s' is --%s %s,%s", v, d->name,
+				 fio[0] ? a : "", fio[1] ? b : "");
+	}
+	set_err(err, errlen,
+		"--%s: '%s' is not a cap per direction in MB/s (10^6 bytes per second; a number each: e.g. 50, 50,20, ,20 or 20,); fio's rate is in bytes per second with k/m/g of 1024 (rate=10m is 10 MiB/s = 10.48576 MB/s)%s",
+		d->name, v, *eq ? eq : "");
 }
 
 static void allowed_list(const struct dix_option *d, char *buf, size_t len)
@@ -507,9 +558,7 @@ static int row_set(struct dix_opts *o, const struct dix_option *d,
 		return -EINVAL;
 	case OPT_RATE:
 		if (parse_rate(value, d->unit, (double *)field)) {
-			set_err(err, errlen,
-				"--%s: '%s' is not a cap per direction (e.g. 50, 50,20, ,20 or 20,)",
-				name, value ? value : "");
+			rate_err(d, value, err, errlen);
 			return -EINVAL;
 		}
 		return 0;
@@ -532,17 +581,50 @@ static int row_set(struct dix_opts *o, const struct dix_option *d,
 	return -EINVAL;
 }
 
+static int set_named(struct dix_opts *o, const char *name, const char *value,
+		     char *err, size_t errlen, int fio_retry);
+
 int opt_set(struct dix_opts *o, const char *name, const char *value,
 	    char *err, size_t errlen)
 {
+	return set_named(o, name, value, err, errlen, 1);
+}
+
+int opt_set_own(struct dix_opts *o, const char *name, const char *value,
+		char *err, size_t errlen)
+{
+	return set_named(o, name, value, err, errlen, 0);
+}
+
+static int set_named(struct dix_opts *o, const char *name, const char *value,
+		     char *err, size_t errlen, int fio_retry)
+{
+	const struct dix_fio_alias *a;
 	const struct dix_option *d;
 	char owners[256];
+	int r;
 
 	d = opt_lookup(o, name, owners, sizeof(owners));
-	if (d)
-		return row_set(o, d, value, err, errlen);
+	if (d) {
+		r = row_set(o, d, value, err, errlen);
+		/*
+		 * A name fio and dixload share with the same meaning (rw, bs,
+		 * size, runtime, ...) takes fio's spelling of a value dixload's
+		 * own syntax refused (--rw readwrite, --runtime 500ms); when
+		 * fio's refuses it too, dixload's reason stands.
+		 */
+		a = opt_fio_alias(name);
+		if (r == -EINVAL && fio_retry && a && a->kind == FIO_MAPPED &&
+		    a->opt && !strcmp(a->opt, name) &&
+		    opt_set_fio(o, name, value, 1024, NULL, 0) >= 0)
+			return 0;
+		return r;
+	}
 	d = opt_find(name);
 	if (!d) {
+		/* fio's names (--numjobs ...): optalias.c */
+		if (opt_cli_alias(name))
+			return opt_set_alias(o, name, value, err, errlen);
 		set_err(err, errlen, "unknown option '%s'", name);
 		return -ENOENT;
 	}

@@ -106,6 +106,8 @@ struct str_list {
  * @opt_engine: the engine whose options opt_set() takes (its name, static:
  *	set before the profile and the command line are read); NULL: every
  *	engine's (profile listings, the unit tests)
+ * @fio_noted: the fio names (a bit per dix_fio_aliases[] row) this run
+ *	took with a stated difference: opts_fio_notes() says each once
  *
  * @sqpoll, @hipri, @timeout, @alg, @tfms, @submit, @rebind, @verify_every, @complete,
  * @fail_every, @fail_errno, @flip_every and @discard are engine options:
@@ -178,6 +180,7 @@ struct dix_opts {
 	int discard;
 	const char *opt_engine;
 	const char *sysfs_root;
+	uint64_t fio_noted;
 };
 
 enum opt_type {
@@ -293,6 +296,10 @@ void opts_free(struct dix_opts *o);
 
 /**
  * opt_set() - parse @value for option @name into @o.
+ * @name: a row's name, or a fio name of the command line (opt_cli_alias():
+ *	--numjobs sets --jobs); a name both share with the same meaning
+ *	(rw, bs, runtime, ...) also takes fio's spelling of a value dixload's
+ *	syntax refuses (--rw readwrite, --runtime 500ms)
  * @err: buffer for the reason when the value is rejected ("allowed: ...")
  *
  * Return: 0; -ENOENT for an unknown name; -EINVAL for a bad value, or
@@ -300,6 +307,14 @@ void opts_free(struct dix_opts *o);
  */
 int opt_set(struct dix_opts *o, const char *name, const char *value,
 	    char *err, size_t errlen);
+
+/**
+ * opt_set_own() - opt_set() in dixload's syntax only: a shared name's
+ * value is not tried again in fio's (what the fio setters call, so a
+ * value bad in both syntaxes ends there).
+ */
+int opt_set_own(struct dix_opts *o, const char *name, const char *value,
+		char *err, size_t errlen);
 
 /**
  * opts_dump() - every option, the engines' too, for the completion generator
@@ -331,6 +346,130 @@ void opts_print_effective(FILE *f, const struct dix_opts *o);
  * as arrays; unset options are left out.
  */
 void opts_json(struct jw *w, const char *key, const struct dix_opts *o);
+
+/**
+ * opt_row_name() - the name of row @i of every table (the run's, then each
+ * engine's in the order they were told), for the did-you-mean search.
+ * Return: the name, or NULL past the last row.
+ */
+const char *opt_row_name(int i);
+
+/* --- fio's names (optalias.c; doc/fio.md) ------------------------------ */
+
+/*
+ * What a fio name is to dixload: the same meaning (mapped), accepted with
+ * a difference the run states once (opts_fio_notes()), or refused for the
+ * values dixload cannot honour (the rest accepted, e.g. direct=1).
+ */
+enum fio_kind { FIO_MAPPED, FIO_DIFFERENT, FIO_REFUSED };
+
+struct dix_fio_alias;
+typedef int (*fio_setter)(struct dix_opts *o, const struct dix_fio_alias *a,
+			  const char *value, unsigned int kb_base, char *err,
+			  size_t errlen);
+
+/**
+ * struct dix_fio_alias - one fio option name.
+ * @fio: fio's name ("numjobs"), without "--"
+ * @opt: the dixload option it sets ("jobs"); NULL when it sets none
+ * @kind: mapped, different or refused (for some values)
+ * @flag: takes no value on the command line (--time_based, --direct)
+ * @metavar: the value's name in --help (NULL for a flag)
+ * @set: fio's value into @opt (fio's syntax and names converted)
+ * @note: the difference or the refusal's reason, one line (--help, the
+ *	run's note, doc/fio.md)
+ */
+struct dix_fio_alias {
+	const char *fio;
+	const char *opt;
+	enum fio_kind kind;
+	int flag;
+	const char *metavar;
+	fio_setter set;
+	const char *note;
+};
+
+/* Every fio name dixload knows, ending with a NULL @fio. */
+extern const struct dix_fio_alias dix_fio_aliases[];
+
+/**
+ * opt_fio_alias() - the row of fio option @fio_name ("numjobs", "rate",
+ * "bs"; fio's spelling, without "--"), or NULL when dixload knows no such
+ * fio option.  Names fio and dixload share (rw, bs, size, offset, iodepth,
+ * runtime, rwmixread, rate) have rows too: they carry fio's meaning, which
+ * only opt_set_fio() gives them (on the command line dixload's rows win).
+ */
+const struct dix_fio_alias *opt_fio_alias(const char *fio_name);
+
+/**
+ * opt_set_fio() - set fio option @fio_name to @value as fio means it (the
+ * job-file reader's entry: fio's rate is bytes per second, its sizes
+ * follow @kb_base, its times take us/ms/s/m/h/d)
+ * @kb_base: 1024 (fio's default) or 1000, fio's kb_base
+ * @err: why @value was refused, naming the fio option (and the dixload one)
+ *
+ * Return: 0 mapped; 1 accepted with the difference opt_fio_alias()->note
+ * states (also recorded in @o->fio_noted); -ENOENT when @fio_name is no
+ * fio option dixload knows; -EINVAL for a refused or bad value.
+ */
+int opt_set_fio(struct dix_opts *o, const char *fio_name, const char *value,
+		unsigned int kb_base, char *err, size_t errlen);
+
+/**
+ * opt_cli_alias() - the alias row of command-line name @name: a fio name
+ * that is no dixload option (so not "rate", which is dixload's), or NULL.
+ */
+const struct dix_fio_alias *opt_cli_alias(const char *name);
+
+/**
+ * opt_set_alias() - opt_set() for a name that is no row: a fio name of the
+ * command line (opt_cli_alias()), with kb_base 1024.
+ * Return: 0; -ENOENT when @name is no such alias; -EINVAL (@err says why).
+ */
+int opt_set_alias(struct dix_opts *o, const char *name, const char *value,
+		  char *err, size_t errlen);
+
+/** opts_fio_notes() - one "note:" line per fio name @o took with a difference. */
+void opts_fio_notes(FILE *f, const struct dix_opts *o);
+
+/** opts_print_fio_help() - the command line's fio names as --help text. */
+void opts_print_fio_help(FILE *f);
+
+/**
+ * opt_suggest() - the known name closest to unknown option @name:
+ * dixload's options, @extra (NULL-terminated, may be NULL: names the
+ * caller handles itself, e.g. "help") and the fio names, by edit distance
+ * (letters inserted, deleted, changed or two swapped; '_' is '-'), within
+ * a third of @name's length (1 up to 5 letters).
+ * @buf: "--jobs", or "--numjobs (fio's name for --jobs)"
+ * Return: 0, or -ENOENT (and @buf "") when nothing is that close.
+ */
+int opt_suggest(const char *name, const char *const *extra, char *buf,
+		size_t len);
+
+/** opt_distance() - the edit distance opt_suggest() uses (99: too long). */
+int opt_distance(const char *a, const char *b);
+
+/**
+ * fio_parse_size() - a size in fio's syntax: digits, then k/m/g/t/p
+ * (any case), then i and/or b: with @kb_base 1024 (fio's default) k and
+ * kb are 1024 and kib 1000, with 1000 the other way round, as in fio.
+ * Return: 0, -EINVAL, -ERANGE.
+ */
+int fio_parse_size(const char *s, unsigned int kb_base, uint64_t *out);
+
+/**
+ * fio_parse_rate() - fio's rate=R[,W]: bytes per second per direction in
+ * fio_parse_size()'s syntax; an empty side is uncapped, one value is both.
+ * Return: 0 (@out in bytes per second), -EINVAL.
+ */
+int fio_parse_rate(const char *s, unsigned int kb_base, double out[2]);
+
+/**
+ * fio_parse_time() - a time in fio's syntax: seconds, or with a unit
+ * us/usec, ms/msec, s/sec, m/min (minutes), h, d.  Return: 0, -EINVAL.
+ */
+int fio_parse_time(const char *s, double *sec);
 
 extern const char *const rw_names[];
 extern const char *const verify_names[];

@@ -141,6 +141,24 @@ int parse_at(const char *s, char *spec, unsigned long len, double *at)
 	return 0;
 }
 
+/*
+ * The shortest of %.1g .. %.17g that reads back exactly: %.17g alone
+ * prints the binary value's noise (0.00013926300000000001), which a
+ * reader takes for a measured digit.  At most 17 tries, per value printed.
+ */
+char *format_double(double v, char *buf, unsigned long len)
+{
+	int p;
+
+	for (p = 1; p < 17; p++) {
+		snprintf(buf, len, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
 char *format_size(uint64_t v, char *buf, unsigned long len)
 {
 	static const char units[] = "kmgt";

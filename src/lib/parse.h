@@ -59,4 +59,11 @@ static inline int is_pow2(uint64_t v)
  */
 char *format_size(uint64_t v, char *buf, unsigned long len);
 
+/**
+ * format_double() - @v in the fewest significant digits (1 to 17, %g) that
+ * strtod() reads back as @v: 0.000139263, not 0.00013926300000000001.
+ * NaN and infinities as "nan", "inf", "-inf".  Return: @buf.
+ */
+char *format_double(double v, char *buf, unsigned long len);
+
 #endif

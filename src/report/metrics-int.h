@@ -47,6 +47,12 @@ struct metrics {
 	int nds;
 	struct dix_rank_row *ranks;
 	int nranks;
+	/*
+	 * the total's latency histogram per direction since the start (each
+	 * interval's added): the cumulative buckets Prometheus' histograms
+	 * are; under MPI the job's, every rank's I/O in one histogram
+	 */
+	struct lat_hist cum[DIX_DIR_NR];
 	struct mevent *ev;
 	int nev;
 	struct mtrans *tr;

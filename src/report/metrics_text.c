@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/parse.h"
 #include "lib/util.h"
 #include "report/metrics-int.h"
 
@@ -85,15 +86,22 @@ static void sample(FILE *f, const char *name, const char *suffix, ...)
 	sample_kv(f, name, suffix, kv, n);
 }
 
-/* A gauge's value: 17 digits, which read back as the same double. */
-static void value(FILE *f, double v)
+/* A number in the fewest digits that read back as the same double. */
+static const char *num(double v, char *buf, size_t len)
 {
 	if (isnan(v))
-		fputs("NaN\n", f);
-	else if (isinf(v))
-		fputs(v > 0 ? "+Inf\n" : "-Inf\n", f);
-	else
-		fprintf(f, "%.17g\n", v);
+		return "NaN";
+	if (isinf(v))
+		return v > 0 ? "+Inf" : "-Inf";
+	return format_double(v, buf, len);
+}
+
+/* A gauge's value (num()) and the end of its line. */
+static void value(FILE *f, double v)
+{
+	char buf[32];
+
+	fprintf(f, "%s\n", num(v, buf, sizeof(buf)));
 }
 
 static void count(FILE *f, uint64_t v)
@@ -131,9 +139,84 @@ struct crow {
 };
 
 /*
+ * The exposed buckets: dixload's histogram has 16 sub-buckets per power
+ * of two (~6 %); every 4th sub-bucket's end is an `le`, from 1023 ns to
+ * 2^35 - 1 ns (34 s): 101 buckets and +Inf per direction, each at most
+ * 25 % wider than the one below (2^(n) * {1.25, 1.5, 1.75, 2}), so a
+ * histogram_quantile() lands within one of them; below 1023 ns all is
+ * the first bucket, above 34 s +Inf.  The `le` is the bucket's last
+ * nanosecond (latencies are whole ns), so "<= le" counts it exactly.
+ */
+#define EXP_MSB_LO	10	/* first octave with 4 buckets: 2^10 ns */
+#define EXP_MSB_HI	35	/* the last ends at 2^35 - 1 ns */
+#define EXP_PER_OCTAVE	4
+
+/* The exposed bucket @k's last nanosecond (k = 0: 2^EXP_MSB_LO - 1). */
+static uint64_t exp_le_ns(int k)
+{
+	int msb, s;
+
+	if (!k)
+		return (1ull << EXP_MSB_LO) - 1;
+	msb = EXP_MSB_LO + (k - 1) / EXP_PER_OCTAVE;
+	s = ((k - 1) % EXP_PER_OCTAVE + 1) * (LAT_SUB / EXP_PER_OCTAVE);
+	return ((uint64_t)(LAT_SUB + s) << (msb - LAT_SUB_BITS)) - 1;
+}
+
+#define EXP_BUCKETS	(1 + (EXP_MSB_HI - EXP_MSB_LO) * EXP_PER_OCTAVE)
+
+/*
+ * The total's latency since the start as a Prometheus histogram per
+ * direction: cumulative `le` buckets summed from dixload's own, _count
+ * their whole, and _sum estimated from each bucket's middle (dixload keeps
+ * no sum: within half a sub-bucket, ~3 %, of the true one).
+ */
+static void latency_histogram(FILE *f, int om, const struct metrics *m)
+{
+	static const char *const name = "dixload_latency_seconds";
+	char le[32], v[32];
+	uint64_t seen, lo, hi;
+	unsigned int b;
+	double sum;
+	int d, k;
+
+	family(f, om, name, "histogram",
+	       "completion latency of the total's I/Os since the load started, by direction, from dixload's histogram (le: the bucket's last ns; under MPI the job's; summary JSON lat_ns)");
+	for (d = 0; d < DIX_DIR_NR; d++) {
+		const struct lat_hist *h = &m->cum[d];
+
+		seen = 0;
+		b = 0;
+		for (k = 0; k < EXP_BUCKETS; k++) {
+			uint64_t end = exp_le_ns(k);
+
+			for (; b < LAT_BUCKETS && !lat_bucket_bounds(b, &lo, &hi) &&
+			       hi <= end; b++)
+				seen += h->bucket[b];
+			sample(f, name, "_bucket", "dir", dirs[d], "le",
+			       num(end / 1e9, le, sizeof(le)), NULL);
+			count(f, seen);
+		}
+		sample(f, name, "_bucket", "dir", dirs[d], "le", "+Inf", NULL);
+		count(f, lat_count(h));
+		for (sum = 0, b = 0; b < LAT_BUCKETS; b++)
+			if (h->bucket[b] && !lat_bucket_bounds(b, &lo, &hi))
+				sum += h->bucket[b] * ((lo + hi) / 2.0);
+		sample(f, name, "_sum", "dir", dirs[d], NULL);
+		fprintf(f, "%s\n", num(sum / 1e9, v, sizeof(v)));
+		sample(f, name, "_count", "dir", dirs[d], NULL);
+		count(f, lat_count(h));
+	}
+}
+
+/*
  * The interval's latency of @n rows, per direction: the quantiles as
  * seconds (quantile "1" is the maximum; NaN when the interval completed
- * none, where the JSON prints 0) and the completions they count.
+ * none, where the JSON prints 0) and the completions they count.  A
+ * summary (quantiles over a recent window, here the interval), which is
+ * what a quantile label means to Prometheus.  The total's are
+ * dixload_interval_latency_seconds: dixload_latency_seconds is its
+ * histogram since the start.
  */
 static void latency_families(FILE *f, int om, const char *prefix,
 			     const struct crow *rows, int n)
@@ -143,8 +226,9 @@ static void latency_families(FILE *f, int om, const char *prefix,
 	char name[96];
 	int i, d, k, nkv;
 
-	snprintf(name, sizeof(name), "dixload_%slatency_seconds", prefix);
-	family(f, om, name, "gauge",
+	snprintf(name, sizeof(name), "dixload_%slatency_seconds",
+		 *prefix ? prefix : "interval_");
+	family(f, om, name, "summary",
 	       "completion latency of the interval's I/Os by direction, from its histogram: quantile 0.5, 0.99, 0.999 and 1 (the maximum); NaN when it completed none (JSON lat_ns, in ns)");
 	for (i = 0; i < n; i++)
 		for (d = 0; d < DIX_DIR_NR; d++) {
@@ -443,6 +527,7 @@ void metrics_render(FILE *f, int om, const struct metrics *m)
 		total_gauges(f, om, m);
 		counter_families(f, om, "", &total, 1);
 		latency_families(f, om, "", &total, 1);
+		latency_histogram(f, om, m);
 	}
 	if (m->index && m->nds) {
 		v = xcalloc(m->nds, sizeof(*v));

@@ -332,11 +332,14 @@ static void metrics_start(void *priv, const struct rec_start *r)
 static void metrics_interval(void *priv, const struct rec_interval *r)
 {
 	struct metrics *m = priv;
-	int nds = r->ds ? r->ndevs : 0;
+	int nds = r->ds ? r->ndevs : 0, d;
 
 	pthread_mutex_lock(&m->lock);
 	m->index = r->index;
 	m->s = *r->s;
+	if (r->lat)
+		for (d = 0; d < DIX_DIR_NR; d++)
+			lat_merge(&m->cum[d], &r->lat[d]);
 	if (nds > m->ndev)
 		nds = m->ndev;
 	if (nds && !m->ds)

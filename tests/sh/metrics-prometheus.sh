@@ -1,9 +1,9 @@
 #!/bin/sh
-# --metrics: a real Prometheus (Debian's) scrapes dixload every second during a two-file run with an --exec event and --metrics-linger (its last scrape reads the summary's exit status and transitions) and, with MPI, a two-rank job; afterwards its HTTP API gives, for every scrape, gauges (rates, latency quantiles) and counters equal to dixload's JSON interval record of the index the scrape names (total, each device, each rank) and the events' series equal the JSON events; the exposition parses with prometheus_client in both formats; a port in use or a bad address stops the run at its start (exit 1).
+# --metrics: a real Prometheus (Debian's) scrapes dixload every second during a two-file run with an --exec event and --metrics-linger (its last scrape reads the summary's exit status and transitions) and, with MPI, a two-rank job; afterwards its HTTP API gives, for every scrape, gauges (rates, latency quantiles) and counters equal to dixload's JSON interval record of the index the scrape names (total, each device, each rank) and the events' series equal the JSON events; the exposition parses with prometheus_client in both formats and promtool check metrics passes every 0.0.4 exposition fetched (promtool reads no OpenMetrics); the total's latency is a cumulative histogram whose _count is the ops counter and whose histogram_quantile(0.99) in Prometheus agrees with the JSON summary's p99 within one exposed bucket over a two-rank job; a port in use or a bad address stops the run at its start (exit 1).
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_feature microhttpd
-need_tools prometheus
+need_tools prometheus promtool
 # Debian's python3-prometheus-client is the system python's
 PY=
 for p in python3 /usr/bin/python3; do
@@ -13,6 +13,14 @@ for p in python3 /usr/bin/python3; do
 	fi
 done
 [ -n "$PY" ] || skip "python3-prometheus-client not installed (no python3 imports prometheus_client)"
+
+# lint FILE - promtool's conventions on a 0.0.4 text exposition
+lint() {
+	promtool check metrics <"$1" >"$WORK/lint.out" 2>&1 ||
+		fail "promtool check metrics on ${1##*/}: $(sort "$WORK/lint.out" | uniq -c | head -n 5)"
+	lints=$((lints + 1))
+}
+lints=0
 
 # free_port - a port no one listens on now (the kernel's pick)
 free_port() {
@@ -98,6 +106,7 @@ served() {
 		[ $i -le 300 ] || fail "no interval served within 30 s"
 		sleep 0.1
 	done
+	lint "$WORK/text.txt"
 }
 
 # scraped JOB OUT - every dixload sample Prometheus holds of JOB, raw, to OUT
@@ -215,12 +224,25 @@ def check_row(s, idx, row, prefix, lab):
         q = row["lat_ns"][d]
         same(prefix + d + " lat n", idx, g(s, p + "latency_ios", dir=d, **lab), q["n"], None)
         for qn, key in (("0.5", "p50"), ("0.99", "p99"), ("0.999", "p99.9"), ("1", "max")):
-            v = g(s, p + "latency_seconds", dir=d, quantile=qn, **lab)
+            v = g(s, "dixload_" + (prefix or "interval_") + "latency_seconds", dir=d, quantile=qn, **lab)
             if q["n"] == 0:
                 if v == v:
                     fail("interval %d: %s%s %s: %r with no completions, not NaN" % (idx, prefix, d, key, v))
                 continue
             same(prefix + d + " lat " + key, idx, round(v * 1e9), q[key], None)
+
+def check_hist(s, idx):
+    """the total's histogram: cumulative, +Inf = _count = the ops counter"""
+    for d in ("read", "write"):
+        b = sorted((float(dict(k[1:])["le"]), v) for k, v in s.items()
+                   if k[0] == "dixload_latency_seconds_bucket" and dict(k[1:])["dir"] == d)
+        if len(b) < 50 or b[-1][0] != float("inf"):
+            fail("interval %d: %s histogram has %d buckets, last le %r" % (idx, d, len(b), b[-1][0] if b else None))
+        if any(b[i][1] > b[i + 1][1] for i in range(len(b) - 1)):
+            fail("interval %d: %s buckets are not cumulative" % (idx, d))
+        n = g(s, "dixload_latency_seconds_count", dir=d)
+        if b[-1][1] != n or n != g(s, "dixload_ops_total", dir=d):
+            fail("interval %d: %s +Inf %d, _count %d, ops_total %d" % (idx, d, b[-1][1], n, g(s, "dixload_ops_total", dir=d)))
 
 seen, rows = [], 0
 for ts in sorted(scrapes):
@@ -233,6 +255,7 @@ for ts in sorted(scrapes):
     iv = ivs[idx]
     same("t", idx, g(s, "dixload_interval_end_seconds"), iv["t"], 3)
     check_row(s, idx, iv, "", {})
+    check_hist(s, idx)
     for row in iv.get("devices", []):
         check_row(s, idx, row, "device_", {"dev": row["dev"]})
         rows += 1
@@ -309,6 +332,7 @@ get "http://127.0.0.1:$dport/metrics" 'application/openmetrics-text; version=1.0
 grep -q '^application/openmetrics-text' "$WORK/om.hdr" ||
 	fail "OpenMetrics asked, not served: $(cat "$WORK/om.hdr")"
 get "http://127.0.0.1:$dport/metrics" >"$WORK/text.txt" 2>/dev/null || fail "scrape failed"
+lint "$WORK/text.txt"
 t0=$(date +%s)
 wait $dpid || fail "run: exit $? $(cat "$WORK/run.err")"
 # --metrics-linger 10: it waited for one scrape of its end, not 10 s
@@ -319,7 +343,7 @@ scraped files "$WORK/api.json"
 # under MPI rank 0 serves the job, with a row per rank
 if have_mpi; then
 	mpi_dix 2 --dev "$WORK/m%r.img" --size 8m --bs 4k --runtime 8 \
-		--interval 500 --output-format json --metrics "$mport" \
+		--interval 500 --output-format json --metrics "$mport" --metrics-linger 10 \
 		>"$WORK/mpi.json" 2>"$WORK/run.err" &
 	dpid=$!
 	served $dpid "$mport"
@@ -329,7 +353,40 @@ if have_mpi; then
 	sleep 1.5
 	scraped mpi "$WORK/api-mpi.json"
 	"$PY" "$WORK/check.py" "$WORK/mpi.json" "$WORK/api-mpi.json" || exit 1
+	# Prometheus' own histogram_quantile() over the job's last scrape (the
+	# end: --metrics-linger) against the JSON summary's p99, per direction
+	for d in read write; do
+		# at the last scrape: the series went stale when the run ended
+		q=$("$PY" -c 'import json, sys, urllib.parse
+ts = max(v[0] for m in json.load(open(sys.argv[2]))["data"]["result"] for v in m["values"])
+print(urllib.parse.urlencode({"query": sys.argv[1], "time": ts}))' \
+			"histogram_quantile(0.99, sum by (le) (dixload_latency_seconds_bucket{job=\"mpi\",dir=\"$d\"}))" \
+			"$WORK/api-mpi.json")
+		get "http://127.0.0.1:$pport/api/v1/query?$q" >"$WORK/hq.json" 2>"$WORK/api.hdr" ||
+			fail "histogram_quantile query failed: $(cat "$WORK/api.hdr")"
+		"$PY" - "$WORK/hq.json" "$WORK/mpi.json" "$d" "$WORK/text.txt" <<'EOF2' || exit 1
+import json, sys
+hq, run, d, text = sys.argv[1:]
+res = json.load(open(hq))["data"]["result"]
+if len(res) != 1:
+    print("FAIL: histogram_quantile gave %d series: %s" % (len(res), res)); sys.exit(1)
+prom = float(res[0]["value"][1])
+summ = [json.loads(l) for l in open(run)]
+summ = [r for r in summ if r["type"] == "summary"][0]
+p99 = summ["lat_ns"][d]["p99"] / 1e9
+# the exposed le bounds, from an exposition of the same run
+les = sorted({float(l.split('le="')[1].split('"')[0]) for l in open(text)
+              if l.startswith("dixload_latency_seconds_bucket")})
+def idx(v):
+    return next(i for i, le in enumerate(les) if v <= le)
+if abs(idx(prom) - idx(p99)) > 1:
+    print("FAIL: %s: histogram_quantile(0.99) %.9f s is in bucket %d (le %g), the JSON p99 %.9f s in %d (le %g)"
+          % (d, prom, idx(prom), les[idx(prom)], p99, idx(p99), les[idx(p99)])); sys.exit(1)
+print("%s: Prometheus histogram_quantile(0.99) %.6f ms, JSON p99 %.6f ms: exposed buckets %d and %d (le %g s)"
+      % (d, prom * 1e3, p99 * 1e3, idx(prom), idx(p99), les[idx(p99)]))
+EOF2
+	done
 else
 	part_skip "this dixload has no MPI or mpirun is missing: the MPI part is not checked"
 fi
-echo "metrics checks passed"
+echo "metrics checks passed ($lints expositions clean under promtool check metrics)"
