@@ -625,9 +625,12 @@ static int dk_alloc(struct dk_load *ld)
 			if (IS_ERR(t->sk)) {
 				err = PTR_ERR(t->sk);
 				t->sk = NULL;
+				/* sid's 7.2 is built without cryptd at all */
 				snprintf(ld->st.why, sizeof(ld->st.why),
-					 "crypto_alloc_skcipher(%s) for TFM %u: %d",
-					 name, i, err);
+					 "crypto_alloc_skcipher(%s) for TFM %u: %d%s",
+					 name, i, err,
+					 err == -ENOENT && strncmp(name, "cryptd(", 7) == 0 ?
+					 " (is cryptd in this kernel? CONFIG_CRYPTO_CRYPTD)" : "");
 				return err;
 			}
 			base = crypto_skcipher_tfm(t->sk);
