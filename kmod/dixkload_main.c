@@ -535,7 +535,7 @@ static int dk_resolve(const struct dixkload_cfg *c, char *out, size_t len)
 		if (IS_ERR(t))
 			return PTR_ERR(t);
 		drv = crypto_tfm_alg_driver_name(crypto_ahash_tfm(t));
-		snprintf(out, len, "cryptd(%s)", drv);
+		n = snprintf(out, len, "cryptd(%s)", drv);
 		crypto_free_ahash(t);
 	} else {
 		struct crypto_skcipher *t =
@@ -544,10 +544,11 @@ static int dk_resolve(const struct dixkload_cfg *c, char *out, size_t len)
 		if (IS_ERR(t))
 			return PTR_ERR(t);
 		drv = crypto_tfm_alg_driver_name(crypto_skcipher_tfm(t));
-		snprintf(out, len, "cryptd(%s)", drv);
+		n = snprintf(out, len, "cryptd(%s)", drv);
 		crypto_free_skcipher(t);
 	}
-	return 0;
+	/* a cut name would ask the crypto API for another algorithm */
+	return n < len ? 0 : -ENAMETOOLONG;
 }
 
 /* ---------------------------------------------------------------- */
@@ -647,9 +648,11 @@ static int dk_alloc(struct dk_load *ld)
 	if (c->check_every) {
 		err = ref_alloc(ld, cra, drv);
 		if (err) {
-			snprintf(ld->st.why, sizeof(ld->st.why),
-				 "no software reference for %s other than %s itself (%d)",
-				 cra, drv, err);
+			/* the names are at most 127 bytes: @why holds them */
+			if (snprintf(ld->st.why, sizeof(ld->st.why),
+				     "no software reference for %s other than %s itself (%d)",
+				     cra, drv, err) >= (int)sizeof(ld->st.why))
+				ld->st.why[sizeof(ld->st.why) - 2] = '+';
 			return err;
 		}
 	}
