@@ -61,8 +61,18 @@ static long dk_start(struct dk_load *ld, void __user *arg)
 	if (copy_from_user(&ld->cfg, arg, sizeof(ld->cfg)))
 		return -EFAULT;
 	err = dk_cfg_ok(&ld->cfg);
-	if (err)
+	if (err) {
+		/* the engine prints why: the two refusals a user meets */
+		if (err == -EOPNOTSUPP)
+			strscpy(ld->st.why,
+				"kind AEAD: not built in dixkload yet (skcipher and ahash are)",
+				sizeof(ld->st.why));
+		else if (err == -EPERM)
+			strscpy(ld->st.why,
+				"DIXKLOAD_F_CORRUPT: test only, refused unless dixkload is loaded with allow_corrupt=1",
+				sizeof(ld->st.why));
 		return err;
+	}
 	memset(&ld->st, 0, sizeof(ld->st));
 	ld->st.abi = DIXKLOAD_ABI;
 	ld->t_last = ktime_get_ns();
