@@ -49,71 +49,14 @@
 #include <crypto/skcipher.h>
 #include <crypto/hash.h>
 
-#include "dixkload_uapi.h"
+#include "dixkload.h"
 #include "dixkload_ref.h"
-
-static bool allow_corrupt;
-module_param(allow_corrupt, bool, 0600);
-MODULE_PARM_DESC(allow_corrupt,
-		 "test only: let a load corrupt every Nth result (DIXKLOAD_F_CORRUPT), to prove the check counts exactly");
-
-/* the most slots (requests in flight) of one load: a kernel thread each in
- * sync mode */
-#define DK_MAX_SLOTS	4096
-
-struct dk_load;
-
-struct dk_tfm {
-	struct crypto_skcipher *sk;
-	struct crypto_ahash *ah;
-	u32 idx;
-	atomic64_t nreq;	/* requests completed on this TFM */
-};
-
-struct dk_slot {
-	struct dk_load *ld;
-	struct dk_tfm *t;
-	u32 idx;
-	struct skcipher_request *skreq;
-	struct ahash_request *ahreq;
-	u8 *src, *dst, *ref;
-	u8 digest[64];
-	u8 iv[32];
-	struct scatterlist sg_src, sg_dst;
-	u64 seq;		/* this slot's requests so far */
-	u64 t_submit;
-	int err;		/* the completion's status */
-	int decrypt;
-	struct crypto_wait wait;	/* sync mode */
-	struct task_struct *th;		/* sync mode */
-	struct work_struct work;	/* async mode */
-};
-
-struct dk_load {
-	struct mutex mu;		/* START/REOPEN/STOP/release */
-	struct dixkload_cfg cfg;
-	bool started;
-	bool stopping;
-	u32 ntfms, nslots;
-	struct dk_tfm *tfms;
-	struct dk_slot *slots;
-	struct dk_ref *ref_own;
-	struct crypto_sync_skcipher *ref_sk;
-	struct crypto_shash *ref_sh;
-	struct workqueue_struct *wq;
-	atomic_t active;		/* async slots not idle */
-	bool queued;			/* async: dk_go() queued every slot */
-	wait_queue_head_t idle;
-	spinlock_t lock;		/* st and the in-flight integral */
-	u64 t_last;
-	struct dixkload_stats st;
-};
 
 /* ---------------------------------------------------------------- */
 /* counters */
 
 /* the in-flight integral up to @now; under ld->lock */
-static void dk_advance(struct dk_load *ld, u64 now)
+void dk_advance(struct dk_load *ld, u64 now)
 {
 	if (now > ld->t_last)
 		ld->st.inflight_ns += ld->st.inflight_now * (now - ld->t_last);
@@ -535,7 +478,7 @@ static int dk_resolve(const struct dixkload_cfg *c, char *out, size_t len)
 		if (IS_ERR(t))
 			return PTR_ERR(t);
 		drv = crypto_tfm_alg_driver_name(crypto_ahash_tfm(t));
-		snprintf(out, len, "cryptd(%s)", drv);
+		n = snprintf(out, len, "cryptd(%s)", drv);
 		crypto_free_ahash(t);
 	} else {
 		struct crypto_skcipher *t =
@@ -544,16 +487,17 @@ static int dk_resolve(const struct dixkload_cfg *c, char *out, size_t len)
 		if (IS_ERR(t))
 			return PTR_ERR(t);
 		drv = crypto_tfm_alg_driver_name(crypto_skcipher_tfm(t));
-		snprintf(out, len, "cryptd(%s)", drv);
+		n = snprintf(out, len, "cryptd(%s)", drv);
 		crypto_free_skcipher(t);
 	}
-	return 0;
+	/* a cut name would ask the crypto API for another algorithm */
+	return n < len ? 0 : -ENAMETOOLONG;
 }
 
 /* ---------------------------------------------------------------- */
 /* a load's TFMs and slots */
 
-static void dk_free(struct dk_load *ld)
+void dk_free(struct dk_load *ld)
 {
 	u32 i;
 
@@ -582,7 +526,7 @@ static void dk_free(struct dk_load *ld)
 	ref_free(ld);
 }
 
-static int dk_alloc(struct dk_load *ld)
+int dk_alloc(struct dk_load *ld)
 {
 	const struct dixkload_cfg *c = &ld->cfg;
 	const char *drv = NULL, *cra = NULL;
@@ -647,9 +591,11 @@ static int dk_alloc(struct dk_load *ld)
 	if (c->check_every) {
 		err = ref_alloc(ld, cra, drv);
 		if (err) {
-			snprintf(ld->st.why, sizeof(ld->st.why),
-				 "no software reference for %s other than %s itself (%d)",
-				 cra, drv, err);
+			/* the names are at most 127 bytes: @why holds them */
+			if (snprintf(ld->st.why, sizeof(ld->st.why),
+				     "no software reference for %s other than %s itself (%d)",
+				     cra, drv, err) >= (int)sizeof(ld->st.why))
+				ld->st.why[sizeof(ld->st.why) - 2] = '+';
 			return err;
 		}
 	}
@@ -692,7 +638,7 @@ static int dk_alloc(struct dk_load *ld)
 }
 
 /* Start every slot; under ld->mu. */
-static int dk_go(struct dk_load *ld)
+int dk_go(struct dk_load *ld)
 {
 	u32 i;
 
@@ -717,7 +663,7 @@ static int dk_go(struct dk_load *ld)
 }
 
 /* Stop every slot and wait until none is in flight; under ld->mu. */
-static void dk_halt(struct dk_load *ld)
+void dk_halt(struct dk_load *ld)
 {
 	u32 i;
 
@@ -736,211 +682,3 @@ static void dk_halt(struct dk_load *ld)
 		ld->queued = false;
 	}
 }
-
-/* ---------------------------------------------------------------- */
-/* the control interface */
-
-static int dk_cfg_ok(const struct dixkload_cfg *c)
-{
-	if (c->abi != DIXKLOAD_ABI)
-		return -EPROTO;
-	if (strnlen(c->alg, sizeof(c->alg)) == sizeof(c->alg) || !c->alg[0])
-		return -EINVAL;
-	if (c->kind == DIXKLOAD_AEAD)
-		return -EOPNOTSUPP;
-	if (c->kind != DIXKLOAD_SKCIPHER && c->kind != DIXKLOAD_AHASH)
-		return -EINVAL;
-	if ((c->kind == DIXKLOAD_AHASH) != (c->dir == DIXKLOAD_DIGEST))
-		return -EINVAL;
-	if (c->dir > DIXKLOAD_MIXED || c->submit > DIXKLOAD_ASYNC)
-		return -EINVAL;
-	if (!c->tfms || c->tfms > DIXKLOAD_MAX_TFMS || !c->inflight ||
-	    c->inflight > DIXKLOAD_MAX_INFLIGHT ||
-	    c->tfms * c->inflight > DK_MAX_SLOTS)
-		return -EINVAL;
-	if (c->req_size < 16 || c->req_size > DIXKLOAD_MAX_REQ ||
-	    (c->kind == DIXKLOAD_SKCIPHER && c->req_size % 16))
-		return -EINVAL;
-	if (c->keylen > sizeof(c->key))
-		return -EINVAL;
-	if (c->flags & ~(u64)(DIXKLOAD_F_BACKLOG | DIXKLOAD_F_CORRUPT))
-		return -EINVAL;
-	if ((c->flags & DIXKLOAD_F_CORRUPT) && !allow_corrupt)
-		return -EPERM;
-	return 0;
-}
-
-static long dk_start(struct dk_load *ld, void __user *arg)
-{
-	int err;
-
-	if (ld->started)
-		return -EBUSY;
-	if (copy_from_user(&ld->cfg, arg, sizeof(ld->cfg)))
-		return -EFAULT;
-	err = dk_cfg_ok(&ld->cfg);
-	if (err)
-		return err;
-	memset(&ld->st, 0, sizeof(ld->st));
-	ld->st.abi = DIXKLOAD_ABI;
-	ld->t_last = ktime_get_ns();
-	err = dk_alloc(ld);
-	if (!err)
-		err = dk_go(ld);
-	if (err) {
-		dk_halt(ld);
-		dk_free(ld);
-		ld->st.state = DIXKLOAD_FAILED;
-		if (!ld->st.why[0])
-			snprintf(ld->st.why, sizeof(ld->st.why),
-				 "%s: cannot start (%d)", ld->cfg.alg, err);
-		return err;
-	}
-	ld->started = true;
-	ld->st.state = DIXKLOAD_RUNNING;
-	return 0;
-}
-
-static long dk_stats(struct dk_load *ld, void __user *arg)
-{
-	struct dixkload_stats *snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
-	unsigned long fl;
-	long ret = 0;
-
-	if (!snap)
-		return -ENOMEM;
-	spin_lock_irqsave(&ld->lock, fl);
-	dk_advance(ld, ktime_get_ns());
-	ld->st.abi = DIXKLOAD_ABI;
-	ld->st.now_ns = ld->t_last;
-	memcpy(snap, &ld->st, sizeof(*snap));
-	spin_unlock_irqrestore(&ld->lock, fl);
-	if (copy_to_user(arg, snap, sizeof(*snap)))
-		ret = -EFAULT;
-	kvfree(snap);
-	return ret;
-}
-
-static long dk_reopen(struct dk_load *ld)
-{
-	int err;
-
-	if (!ld->started)
-		return -EINVAL;
-	dk_halt(ld);
-	dk_free(ld);
-	err = dk_alloc(ld);
-	if (!err)
-		err = dk_go(ld);
-	if (err) {
-		dk_halt(ld);
-		dk_free(ld);
-		ld->started = false;
-		ld->st.state = DIXKLOAD_FAILED;
-		snprintf(ld->st.why, sizeof(ld->st.why),
-			 "%s: cannot reopen its TFMs (%d)", ld->cfg.alg, err);
-	}
-	return err;
-}
-
-static void dk_stop(struct dk_load *ld)
-{
-	if (!ld->started)
-		return;
-	dk_halt(ld);
-	dk_free(ld);
-	ld->started = false;
-	ld->st.state = DIXKLOAD_STOPPED;
-}
-
-static long dk_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
-{
-	struct dk_load *ld = f->private_data;
-	long ret;
-
-	if (cmd == DIXKLOAD_IOC_STATS)	/* never waits for a START */
-		return dk_stats(ld, (void __user *)arg);
-	mutex_lock(&ld->mu);
-	switch (cmd) {
-	case DIXKLOAD_IOC_START:
-		ret = dk_start(ld, (void __user *)arg);
-		break;
-	case DIXKLOAD_IOC_REOPEN:
-		ret = dk_reopen(ld);
-		break;
-	case DIXKLOAD_IOC_STOP:
-		dk_stop(ld);
-		ret = 0;
-		break;
-	default:
-		ret = -ENOTTY;
-	}
-	mutex_unlock(&ld->mu);
-	return ret;
-}
-
-static int dk_open(struct inode *inode, struct file *f)
-{
-	struct dk_load *ld;
-
-	/* the node is 0600; a load takes CPUs and drivers from the machine */
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	ld = kvzalloc(sizeof(*ld), GFP_KERNEL);
-	if (!ld)
-		return -ENOMEM;
-	ld->wq = alloc_workqueue("dixkload", WQ_UNBOUND, 0);
-	if (!ld->wq) {
-		kvfree(ld);
-		return -ENOMEM;
-	}
-	mutex_init(&ld->mu);
-	spin_lock_init(&ld->lock);
-	init_waitqueue_head(&ld->idle);
-	ld->st.abi = DIXKLOAD_ABI;
-	f->private_data = ld;
-	return nonseekable_open(inode, f);
-}
-
-static int dk_release(struct inode *inode, struct file *f)
-{
-	struct dk_load *ld = f->private_data;
-
-	mutex_lock(&ld->mu);
-	dk_stop(ld);
-	mutex_unlock(&ld->mu);
-	destroy_workqueue(ld->wq);
-	kvfree(ld);
-	return 0;
-}
-
-static const struct file_operations dk_fops = {
-	.owner = THIS_MODULE,
-	.open = dk_open,
-	.release = dk_release,
-	.unlocked_ioctl = dk_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-};
-
-static struct miscdevice dk_dev = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = DIXKLOAD_DEVNAME,
-	.fops = &dk_fops,
-	.mode = 0600,
-};
-
-static int __init dk_init(void)
-{
-	BUILD_BUG_ON(sizeof(struct dixkload_stats) >= (1 << _IOC_SIZEBITS));
-	return misc_register(&dk_dev);
-}
-
-static void __exit dk_exit(void)
-{
-	misc_deregister(&dk_dev);
-}
-
-module_init(dk_init);
-module_exit(dk_exit);
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("dixload's in-kernel crypto load (kmod/dixkload_uapi.h)");
