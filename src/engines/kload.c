@@ -233,9 +233,26 @@ static int kl_start(struct dix_eng_ctx *ctx, struct kl_load *ld,
 			 ld->last.why);
 		return -EIO;
 	}
+	/*
+	 * The counters' origin is START (they are cumulative from it), so the
+	 * first tally takes what this snapshot already holds too; its clock,
+	 * read microseconds after START, is where the in-flight span begins.
+	 */
 	ld->t0_ns = ld->last.now_ns;
 	snprintf(ld->driver, sizeof(ld->driver), "%s", ld->last.driver);
 	kl_opened(ld);
+	{
+		struct dixkload_stats *z = &ld->last;
+		uint64_t t0 = z->now_ns;
+		char drv[128], ref[128];
+
+		memcpy(drv, z->driver, sizeof(drv));
+		memcpy(ref, z->ref_driver, sizeof(ref));
+		memset(z, 0, sizeof(*z));
+		z->now_ns = t0;
+		memcpy(z->driver, drv, sizeof(drv));
+		memcpy(z->ref_driver, ref, sizeof(ref));
+	}
 	return 0;
 }
 
@@ -352,10 +369,24 @@ static int kl_tally(struct dix_eng_ctx *ctx, struct dix_eng_tally *t,
 		}
 		kl_account(ld, st, t);
 		now += st->inflight_now;
+		/*
+		 * A load the module stopped is a failure of the load, counted
+		 * as one io error (the run's exit says so), and the run stops.
+		 */
 		if (st->state == DIXKLOAD_FAILED && !ended) {
 			snprintf(ctx->errmsg, sizeof(ctx->errmsg),
 				 "%s: the module stopped the load: %.200s",
 				 ctx->o->alg, st->why);
+			t->errors[DIX_ERR_IO]++;
+			if (t->first_kind == DIX_ERR_NR) {
+				t->first_kind = DIX_ERR_IO;
+				t->first_dir = ld->dir;
+				snprintf(t->first_cause, sizeof(t->first_cause),
+					 "the module stopped the load");
+				snprintf(t->first_detail,
+					 sizeof(t->first_detail), "%.250s",
+					 st->why);
+			}
 			ended = 1;
 		}
 		if (strcmp(ld->driver, st->driver)) {
