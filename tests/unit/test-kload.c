@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "conf/options.h"
+#include "conf/profile.h"
 #include "core/dev.h"
 #include "core/job.h"
 #include "core/run.h"
@@ -343,7 +344,7 @@ static void test_runs(void)
 	static const char *const corrupt[] = {
 		"alg", "xts(aes)", "rw", "write", "bs", "4k", "tfms", "2",
 		"iodepth", "16", "runtime", "0.3", "interval", "100",
-		"test-corrupt-every", "1000", NULL };
+		"test-corrupt-every", "7", NULL };
 	static const char *const sized[] = {
 		"alg", "sha256", "rw", "write", "bs", "4k", "size", "40m",
 		"interval", "0", NULL };
@@ -379,13 +380,13 @@ static void test_runs(void)
 	fake_reset();
 	run(corrupt, &res);
 	n = fake_total(&mism, &errs);
-	is_int(res.st, DIX_EXIT_INTEGRITY, "every 1000th result corrupted: exit 3");
+	is_int(res.st, DIX_EXIT_INTEGRITY, "every 7th result corrupted: exit 3");
 	ok(mism > 0 && res.err[DIX_ERR_VERIFY] == mism,
 	   "the wrong results counted exactly (%llu of %llu)",
 	   (unsigned long long)res.err[DIX_ERR_VERIFY], (unsigned long long)mism);
-	ok(fk.f[0].cfg.flags & DIXKLOAD_F_CORRUPT && fk.f[0].cfg.corrupt_every == 1000,
-	   "the module was asked to corrupt every 1000th");
-	ok(strstr(res.out, "TFM 1, request 1000 on it, on xts-aes-test: the result differs from the software reference xts(ecb(aes-generic))") != NULL,
+	ok(fk.f[0].cfg.flags & DIXKLOAD_F_CORRUPT && fk.f[0].cfg.corrupt_every == 7,
+	   "the module was asked to corrupt every 7th");
+	ok(strstr(res.out, "TFM 1, request 7 on it, on xts-aes-test: the result differs from the software reference xts(ecb(aes-generic))") != NULL,
 	   "the error names the TFM, the request and the reference");
 
 	fake_reset();
@@ -507,9 +508,32 @@ static void test_depth(void)
 	opts_free(&o);
 }
 
+/* the thread's module as a profile: N kernel threads, sync, 112 in all */
+static void test_profile(void)
+{
+	const char *src = getenv("top_srcdir");
+	const struct dix_engine *e = engine_find("kload");
+	struct dix_opts o;
+	char path[4096], err[640];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/profiles/kload-thread.profile",
+		 src ? src : ".");
+	opts_init(&o);
+	r = profile_load(path, &o, err, sizeof(err));
+	ok(r == 0 && o.engine && !strcmp(o.engine, "kload") && o.alg &&
+	   !strcmp(o.alg, "xts(aes)") && o.submit == SUBMIT_SYNC &&
+	   o.tfms * o.iodepth == 112 && o.verify != VERIFY_OFF,
+	   "profile kload-thread: xts(aes), sync kernel threads, 112 in flight in all, checked (%s)",
+	   r ? err : "loaded");
+	is_int(r ? -1 : e->check(&o, err, sizeof(err)), 0, "and the engine takes it");
+	opts_free(&o);
+}
+
 int main(void)
 {
 	engine_options_register();
+	test_profile();
 	test_buckets();
 	test_options();
 	test_depth();
