@@ -456,8 +456,8 @@ static void test_depth(void)
 	e->tally(&ctx, &t, 0);
 	e->tally(&ctx, &t, 1);
 	is_int(lat_count(&lat[DIX_WRITE]), fk.f[0].st.requests, "the histogram holds every request");
-	ok(lat_percentile(&lat[DIX_WRITE], 0.5) >= FAKE_LAT * 0.93 &&
-	   lat_percentile(&lat[DIX_WRITE], 0.5) <= FAKE_LAT * 1.07,
+	ok(lat_bucket_of(lat_percentile(&lat[DIX_WRITE], 0.5)) ==
+	   lat_bucket_of(FAKE_LAT),
 	   "in the bucket of its latency (%llu ns)",
 	   (unsigned long long)lat_percentile(&lat[DIX_WRITE], 0.5));
 	is_int(depth_read(&d, &max, &mean), 0, "the depth meter has the module's figures");
