@@ -31,7 +31,7 @@ expect_usage "'cryptd(ecb(des))': 'ecb(des)' is not one this engine drives" --en
 expect_usage "is not KEY=V1,V2" sweep iodepth -- --engine kcapi --alg sha256
 expect_usage "unknown option 'nosuch'" sweep nosuch=1 -- --engine kcapi --alg sha256
 # another engine's option: refused naming the engine that takes it
-expect_usage "^dixload: --tfms 4: --engine libaio does not load the kernel crypto API; engines that take --tfms: kcapi$" --dev "$WORK/f" --size 1m --tfms 4
+expect_usage "^dixload: --tfms 4: --engine libaio does not load the kernel crypto API; engines that take --tfms: kcapi, kload$" --dev "$WORK/f" --size 1m --tfms 4
 expect_usage "^dixload: --submit async: --engine sync does not load" --engine sync --dev "$WORK/f" --size 1m --submit async
 # profiles set engine options: the engine is known before they are read,
 # from the profile's own engine= or from the command line
