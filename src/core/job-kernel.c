@@ -19,6 +19,10 @@
  * Polling a tenth of the meter's interval bounds what a meter line can
  * miss to that tenth: a line shows what the kernel had completed at the
  * last poll before it (at most 10-100 ms old), never a request twice.
+ * The engine starts its load in init() (its start note names the driver
+ * the kernel gave it), so the requests of the few milliseconds between
+ * that and the start gate count in the first interval: nothing the kernel
+ * did is left out of the totals, whose errors must be exact.
  */
 #include "config.h"
 
