@@ -135,6 +135,7 @@ initramfs_ldcache()
 # modtree_index MODDIR - fill MOD_PATH[name]=relative path (compressed or
 # not) for every module of a kernel modules directory, and MOD_BUILTIN[name].
 declare -gA MOD_PATH MOD_BUILTIN
+MODTREE_EXTRA=()
 modtree_index()
 {
 	local moddir=$1 rel
@@ -178,7 +179,8 @@ modtree_closure()
 }
 
 # modtree_build MODDIR KVER OUT NAME... - build OUT/lib/modules/KVER with
-# NAMEs and their hard dependencies, decompressed (busybox insmod and the
+# NAMEs and their hard dependencies, the .ko files MODTREE_EXTRA lists in
+# extra/, decompressed (busybox insmod and the
 # finit_module path cannot take compressed files on every kernel), indexed
 # by depmod, with every soft dependency dropped and arch crypto accelerators
 # kept out of alias resolution.  OUT/missing lists the names not found.
@@ -208,6 +210,13 @@ modtree_build()
 	done
 	for f in modules.builtin modules.builtin.modinfo modules.order; do
 		[ -r "$moddir/$f" ] && cp "$moddir/$f" "$dst/$f"
+	done
+	# Out-of-tree modules (dixvm --kmod, --kmod-ko: MODTREE_EXTRA) go
+	# where the kernel's build system installs them, extra/, so depmod
+	# indexes them with the rest and modprobe finds them by name.
+	for f in "${MODTREE_EXTRA[@]}"; do
+		mkdir -p "$dst/extra"
+		cp "$f" "$dst/extra/${f##*/}" || die 125 "cannot copy $f into the module tree"
 	done
 	# depmod wants modules.order entries to exist only as hints; stale
 	# compressed suffixes there are harmless.

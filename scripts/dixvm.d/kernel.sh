@@ -13,43 +13,77 @@
 # The one keyring we trust for Debian archives; the system's sources name it too.
 : "${DIXVM_APT_KEYRING:=/usr/share/keyrings/debian-archive-keyring.gpg}"
 
-# apt_mirror - print the Debian mirror URI the system's apt sources use.
+# apt_mirror [SUITE] - print the Debian archive URI the system's apt sources
+# use for SUITE.
 #
-# The mirror is whatever the machine is configured with (never a host name
-# written into the project).  We take the first "deb" source that carries a
-# plain release suite (no "-security"/"-updates" suffix) with component main,
-# from one-line .list files and deb822 .sources files alike.
-# DIXVM_APT_MIRROR overrides it.  Prints nothing when none is found.
+# The URI is whatever the machine is configured with (never a host name
+# written into the project), from one-line .list files and deb822 .sources
+# files alike, enabled "deb" sources with component main.  For a plain
+# suite (bookworm, sid) or a suite of the same archive (bookworm-backports)
+# it is the first source that carries a release suite without a dash.  The
+# security updates (bookworm-security: Debian 12 with its security kernel)
+# are another archive: the source that lists SUITE itself, else the first
+# that lists any *-security suite (one archive serves every release).
+# DIXVM_APT_MIRROR and DIXVM_APT_SECURITY_MIRROR override them.  Prints
+# nothing when none is found.
 apt_mirror()
 {
+	local suite=${1:-} f uri mode
+	case $suite in
+	*-security)
+		if [ -n "${DIXVM_APT_SECURITY_MIRROR:-}" ]; then
+			printf '%s\n' "$DIXVM_APT_SECURITY_MIRROR"
+			return
+		fi
+		for mode in "exact" "security"; do
+			uri=$(apt_sources_uri "$mode" "$suite")
+			[ -n "$uri" ] && { printf '%s\n' "$uri"; return; }
+		done
+		return 0
+		;;
+	esac
 	if [ -n "${DIXVM_APT_MIRROR:-}" ]; then
 		printf '%s\n' "$DIXVM_APT_MIRROR"
 		return
 	fi
-	local f uri
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		 /etc/apt/sources.list.d/*.sources; do
+	apt_sources_uri plain ""
+}
+
+# apt_sources_uri MODE SUITE - the first URI of the system's sources whose
+# suites match MODE: plain (a suite without a dash), exact (SUITE itself)
+# or security (a suite ending in -security).  DIXVM_APT_ETC (default
+# /etc/apt) is where the sources are read, for the tests.
+apt_sources_uri()
+{
+	local f uri e=${DIXVM_APT_ETC:-/etc/apt}
+	for f in "$e/sources.list" "$e"/sources.list.d/*.list \
+		 "$e"/sources.list.d/*.sources; do
 		[ -r "$f" ] || continue
 		case $f in
-		*.sources) uri=$(deb822_mirror < "$f") ;;
-		*) uri=$(oneline_mirror < "$f") ;;
+		*.sources) uri=$(deb822_mirror "$1" "$2" < "$f") ;;
+		*) uri=$(oneline_mirror "$1" "$2" < "$f") ;;
 		esac
 		[ -n "$uri" ] && { printf '%s\n' "$uri"; return; }
 	done
 	return 0
 }
 
-# deb822_mirror - first URI of a deb822 stanza (stdin) that is enabled, of
-# type deb, with component main and a suite without a dash.
+# deb822_mirror MODE SUITE - first URI of a deb822 stanza (stdin) that is
+# enabled, of type deb, with component main and a suite MODE accepts.
 deb822_mirror()
 {
-	awk '
+	awk -v mode="$1" -v want="$2" '
+	function ok(s) {
+		if (mode == "exact") return s == want
+		if (mode == "security") return s ~ /-security$/
+		return s != "" && s !~ /-/
+	}
 	function flush(   n, i, s, u) {
 		if (enabled != "no" && types ~ /(^|[ \t])deb([ \t]|$)/ &&
 		    comps ~ /(^|[ \t])main([ \t]|$)/) {
 			n = split(suites, s, /[ \t]+/)
 			for (i = 1; i <= n; i++)
-				if (s[i] != "" && s[i] !~ /-/) {
+				if (ok(s[i])) {
 					split(uris, u, /[ \t]+/); print u[1]; found = 1; exit
 				}
 		}
@@ -70,17 +104,23 @@ deb822_mirror()
 	'
 }
 
-# oneline_mirror - the same for one-line "deb [opts] URI SUITE COMP..." files.
+# oneline_mirror MODE SUITE - the same for one-line "deb [opts] URI SUITE
+# COMP..." files.
 oneline_mirror()
 {
-	awk '
+	awk -v mode="$1" -v want="$2" '
+	function ok(s) {
+		if (mode == "exact") return s == want
+		if (mode == "security") return s ~ /-security$/
+		return s !~ /-/
+	}
 	{ sub(/#.*/, "") }
 	!/^[ \t]*deb[ \t]/ { next }
 	{
 		sub(/^[ \t]*deb[ \t]+/, "")
 		if ($0 ~ /^\[/) sub(/^\[[^]]*\][ \t]*/, "")
 		n = split($0, w, /[ \t]+/)
-		if (n < 3 || w[2] ~ /-/) next
+		if (n < 3 || !ok(w[2])) next
 		for (i = 3; i <= n; i++) if (w[i] == "main") { print w[1]; exit }
 	}
 	'
@@ -148,8 +188,13 @@ kernel_fetch()
 kernel_download()
 {
 	local suite=$1 mirror a meta image pkgs p deb
-	mirror=$(apt_mirror)
-	[ -n "$mirror" ] || die 125 "kernel $suite: no Debian mirror found in /etc/apt/sources.list{,.d} (set DIXVM_APT_MIRROR=URI)"
+	mirror=$(apt_mirror "$suite")
+	if [ -z "$mirror" ]; then
+		case $suite in
+		*-security) die 125 "kernel $suite: no Debian security archive found in /etc/apt/sources.list{,.d} (no source lists a *-security suite; set DIXVM_APT_SECURITY_MIRROR=URI)" ;;
+		*) die 125 "kernel $suite: no Debian mirror found in /etc/apt/sources.list{,.d} (set DIXVM_APT_MIRROR=URI)" ;;
+		esac
+	fi
 	[ -r "$DIXVM_APT_KEYRING" ] || die 125 "kernel $suite: keyring $DIXVM_APT_KEYRING missing (install debian-archive-keyring or set DIXVM_APT_KEYRING)"
 
 	a=$SUITE_DIR/apt
