@@ -479,7 +479,7 @@ static int crypto_main(struct dix_opts *o, const struct dix_engine *eng)
 	struct dix_devdesc t;
 	struct dix_dev d;
 	struct dix_run r;
-	char err[1024], warn[512], load[640], *path = NULL;
+	char err[1024], warn[512], load[768], *path = NULL;
 	int status;
 
 	if (o->dev) {

@@ -80,10 +80,7 @@ static void keep_result(const struct dix_run *r, const struct dix_totals *t)
 	 * submits, a job's thread, whatever its TFMs (it takes them in turns
 	 * and each call returns with its request done).
 	 */
-	/* kload: the module holds --iodepth on each TFM, sync or async */
-	if (r->eng->flags & DIX_ENG_KERNEL)
-		cur->inflight = o->tfms * o->iodepth;
-	else if (engine_is_crypto(r->eng))
+	if (engine_is_crypto(r->eng))
 		cur->inflight = o->submit == SUBMIT_ASYNC ?
 				o->tfms * o->iodepth : o->jobs;
 	else
