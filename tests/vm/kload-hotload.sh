@@ -1,5 +1,5 @@
 #!/bin/sh
-# kload engine on 6.1: aesni_intel hot-loaded at 8 s under --alg 'xts(ecb(aes-generic))' (2 TFMs x 16, async, --rebind auto) gives a significant upward transition row for the hot-load, Err 0; then (aesni_intel loaded) --priority raises xts(ecb(aes-generic)) to 1000 at 0 s and lowers it to 100 at 8 s under --alg 'xts(aes)': the TFMs are reopened on the driver the kernel then selects (a note naming the old and new drivers), and at the end /proc/crypto's drivers and priorities are as they were before the run.
+# kload engine on 6.1: aesni_intel hot-loaded at 8 s under --alg 'xts(ecb(aes-generic))' (2 TFMs x 16, async, --rebind auto) gives a significant upward transition row for the hot-load, Err 0, and its start note says dixload loaded dixkload itself (libkmod); then (aesni_intel loaded) --priority raises xts(ecb(aes-generic)) to 1000 at 0 s and lowers it to 100 at 8 s under --alg 'xts(aes)': the TFMs are reopened on the driver the kernel then selects (a note naming the old and new drivers), and at the end /proc/crypto's drivers and priorities are as they were before the run.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
@@ -50,6 +50,9 @@ for name in ("hotload", "priority"):
         print(name, "event %.1f s %s: %s" % (e["t"], e["kind"], e["what"]))
     if r["summ"]["err"] != 0 or r["summ"]["ops"] == 0:
         fail("%s: want Err 0 over some requests" % name)
+# no --kmod-load: the first run's note says dixload loaded dixkload itself
+if not any("loaded dixkload (libkmod)" in e["what"] for e in runs["hotload"]["events"] if e["kind"] == "note"):
+    fail("the first run does not say dixload loaded dixkload (libkmod)")
 tr = [t for t in runs["hotload"]["summ"]["transitions"] if t["event"] == "modprobe aesni_intel"]
 if len(tr) != 1:
     fail("want one transition row for modprobe aesni_intel: %s" % runs["hotload"]["summ"]["transitions"])
