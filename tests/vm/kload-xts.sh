@@ -1,5 +1,5 @@
 #!/bin/sh
-# kload engine on 6.1: xts(aes) (sync: 16 kernel threads per TFM) and cryptd(xts(aes)) (async), 2 TFMs x 16 in flight each, every result checked in the kernel: exit 0, Err 0, the depth asked reached (inflight_max 32, the module's own figure); then with the module's allow_corrupt=1 and --test-corrupt-every 100 the wrong results are counted (exit 3, Err of kind verify, about one in 100 requests) and the error names the TFM and the request.
+# kload engine on 6.1: xts(aes) (sync: 16 kernel threads per TFM) and cryptd(xts(aes)) (async), 2 TFMs x 16 in flight each, every result checked in the kernel: exit 0, Err 0, the module's own inflight_max reported: the 32 asked with cryptd, no more than that (1 measured: a synchronous driver on one CPU) with xts(aes); then with the module's allow_corrupt=1 and --test-corrupt-every 100 the wrong results are counted (exit 3, Err of kind verify, about one in 100 requests) and the error names the TFM and the request.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
@@ -49,8 +49,13 @@ for a in ("xts(aes)", "cryptd(xts(aes))"):
         fail("%s: want Err 0 over some requests" % a)
     if not any("kload: 2 TFMs x 16 in flight, " in n for n in notes):
         fail("%s: no start note naming the load and its driver" % a)
-    if summ.get("inflight_max") != 32:
-        fail("%s: inflight_max %s, want the 32 asked (2 TFMs x 16)" % (a, summ.get("inflight_max")))
+    # a synchronous driver on the guest's one CPU runs each request to its
+    # end inside the call (measured on 6.1: 1 at once, however many threads
+    # wait); a deferring one (cryptd) holds every slot: the depth asked
+    want = (1, 32) if a == "xts(aes)" else (32, 32)
+    im = summ.get("inflight_max")
+    if im is None or not want[0] <= im <= want[1]:
+        fail("%s: inflight_max %s, want %s (2 TFMs x 16 asked)" % (a, im, want))
 r = runs.get("corrupt")
 if not r or r["exit"] != 3:
     fail("corrupt: want exit 3: %s" % (r and r["text"][-5:]))
