@@ -497,6 +497,18 @@ static void test_depth(void)
 	is_int(fk.open_files, 0, "and its file is closed");
 	opts_free(&o);
 
+	/* the 2023 experiment's instance, named by its inner driver */
+	opts_init(&o);
+	o.opt_engine = "kload";
+	opt_set(&o, "alg", "xts(ecb(aes-generic))", err, sizeof(err));
+	opt_set(&o, "rw", "write", err, sizeof(err));
+	is_int(e->check(&o, err, sizeof(err)), 0,
+	       "--alg xts(ecb(aes-generic)): an xts instance the kernel builds on demand");
+	opt_set(&o, "alg", "foo(aes)", err, sizeof(err));
+	ok(e->check(&o, err, sizeof(err)) && strstr(err, "not an algorithm the kload engine drives"),
+	   "a template of none of the table's algorithms is refused");
+	opts_free(&o);
+
 	/* the check's refusals */
 	opts_init(&o);
 	o.opt_engine = "kload";

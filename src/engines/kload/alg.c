@@ -54,6 +54,26 @@ static const struct kl_alg *by_name(const char *name, size_t len)
 }
 
 /*
+ * A template instance the kernel builds on demand, named by its inner
+ * driver (the 2023 experiment's xts(ecb(aes-generic))): not registered
+ * before its first use, so /proc/crypto cannot name it; its outer template
+ * gives the kind and the key (the table's row of the same template).
+ */
+static const struct kl_alg *by_template(const char *name, size_t len)
+{
+	const char *paren = memchr(name, '(', len);
+	size_t i, t;
+
+	if (!paren || name[len - 1] != ')')
+		return NULL;
+	t = paren - name + 1;	/* "xts(" */
+	for (i = 0; i < NTABLE; i++)
+		if (!strncmp(table[i].base, name, t))
+			return &table[i];
+	return NULL;
+}
+
+/*
  * The algorithm of driver @drv, from /proc/crypto: the table's row of its
  * name, with any of the kernel's own wrapper layers (cryptd(...)) around
  * it taken off.
@@ -91,6 +111,8 @@ int kl_resolve(const char *name, struct kl_alg *out, char *err, size_t len)
 			i = (size_t)-1;	/* again, for the next layer */
 		}
 	a = by_name(p, n);
+	if (!a)
+		a = by_template(p, n);
 	if (!a && n < 128) {
 		char drv[128];
 
