@@ -103,6 +103,8 @@ struct str_list {
  * @fail_errno: with that errno (index into the null engine's names)
  * @flip_every: the null engine flips a bit of every Nth read (0: none)
  * @discard: the null engine keeps nothing (reads leave their buffer)
+ * @kload_corrupt: test only: the dixkload module corrupts every Nth
+ *	result before its check (0: none; the module needs allow_corrupt=1)
  * @opt_engine: the engine whose options opt_set() takes (its name, static:
  *	set before the profile and the command line are read); NULL: every
  *	engine's (profile listings, the unit tests)
@@ -178,6 +180,7 @@ struct dix_opts {
 	int fail_errno;
 	uint64_t flip_every;
 	int discard;
+	uint64_t kload_corrupt;
 	const char *opt_engine;
 	const char *sysfs_root;
 	uint64_t fio_noted;

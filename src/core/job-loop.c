@@ -39,6 +39,7 @@
 #include "core/job-ctx.h"
 #include "core/job-extents.h"
 #include "core/job-journal.h"
+#include "core/job-kernel.h"
 #include "core/job-offsets.h"
 #include "core/job-pi.h"
 #include "core/job-rate.h"
@@ -263,6 +264,11 @@ void *worker_main(void *arg)
 	x.capped = !x.pre && (rate_limit_active(&x.rl, DIX_READ) ||
 			      rate_limit_active(&x.rl, DIX_WRITE));
 	x.slow = job_slow(&x);
+	/* the load runs in the kernel: the worker accounts what it did */
+	if (x.eng->flags & DIX_ENG_KERNEL) {
+		worker_kernel_loop(&x);
+		goto out;
+	}
 
 	for (;;) {
 		int stopping = __atomic_load_n(&x.r->stop, __ATOMIC_RELAXED);

@@ -85,6 +85,22 @@ static inline void lat_add(struct lat_hist *h, uint64_t ns)
 		__atomic_store_n(&h->max_ns, ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->bucket[b], h->bucket[b] + 1, __ATOMIC_RELAXED);
 }
+/**
+ * lat_add_bucket() - count @n latencies in bucket @b of @h, their largest
+ * at least @ns (its bucket's lower bound when that is all that is known):
+ * for a histogram counted elsewhere in the same buckets (the dixkload
+ * module's), added by @h's owner thread as lat_add() is.
+ */
+static inline void lat_add_bucket(struct lat_hist *h, unsigned int b,
+				  uint64_t n, uint64_t ns)
+{
+	if (b >= LAT_BUCKETS || !n)
+		return;
+	if (ns > __atomic_load_n(&h->max_ns, __ATOMIC_RELAXED))
+		__atomic_store_n(&h->max_ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->bucket[b], h->bucket[b] + n, __ATOMIC_RELAXED);
+}
+
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 /** lat_count() - latencies counted in @h (the sum of its buckets). */
 uint64_t lat_count(const struct lat_hist *h);

@@ -15,7 +15,7 @@ expect_usage "takes no --dev" --engine kcapi --alg 'xts(aes)' --dev "$WORK/f"
 expect_usage "needs --alg" --engine kcapi
 expect_usage "not a multiple of --jobs" --engine kcapi --alg sha256 --tfms 3 --jobs 2
 expect_usage "checks every result itself" --engine kcapi --alg sha256 --pi app
-expect_usage "^dixload: --alg sha256: --engine libaio does not load the kernel crypto API; engines that take --alg: kcapi$" --dev "$WORK/f" --size 1m --alg sha256
+expect_usage "^dixload: --alg sha256: --engine libaio does not load the kernel crypto API; engines that take --alg: kcapi, kload$" --dev "$WORK/f" --size 1m --alg sha256
 # --inject: tag@N is the crypto engine's rule, guard|app|ref the devices'
 expect_usage "it is for --engine kcapi" --dev "$WORK/f" --size 1m --inject tag@5
 expect_usage "its --inject is tag@N" --engine kcapi --alg 'gcm(aes)' --inject guard@5
@@ -31,7 +31,7 @@ expect_usage "'cryptd(ecb(des))': 'ecb(des)' is not one this engine drives" --en
 expect_usage "is not KEY=V1,V2" sweep iodepth -- --engine kcapi --alg sha256
 expect_usage "unknown option 'nosuch'" sweep nosuch=1 -- --engine kcapi --alg sha256
 # another engine's option: refused naming the engine that takes it
-expect_usage "^dixload: --tfms 4: --engine libaio does not load the kernel crypto API; engines that take --tfms: kcapi$" --dev "$WORK/f" --size 1m --tfms 4
+expect_usage "^dixload: --tfms 4: --engine libaio does not load the kernel crypto API; engines that take --tfms: kcapi, kload$" --dev "$WORK/f" --size 1m --tfms 4
 expect_usage "^dixload: --submit async: --engine sync does not load" --engine sync --dev "$WORK/f" --size 1m --submit async
 # profiles set engine options: the engine is known before they are read,
 # from the profile's own engine= or from the command line
@@ -39,7 +39,7 @@ printf 'alg=ecb(des)\nengine=kcapi\n' > "$WORK/kc.profile"
 expect_usage "--alg 'ecb(des)' is not one this engine drives" --profile "$WORK/kc.profile" --runtime 1
 printf 'alg=sha256\ntfms=3\n' > "$WORK/kc2.profile"
 expect_usage "not a multiple of --jobs" --engine kcapi --profile "$WORK/kc2.profile" --jobs 2
-expect_usage "^dixload: $WORK/kc2.profile:1: --alg sha256: --engine libaio does not load the kernel crypto API; engines that take --alg: kcapi (in 'alg=sha256')$" --profile "$WORK/kc2.profile" --dev "$WORK/f"
+expect_usage "^dixload: $WORK/kc2.profile:1: --alg sha256: --engine libaio does not load the kernel crypto API; engines that take --alg: kcapi, kload (in 'alg=sha256')$" --profile "$WORK/kc2.profile" --dev "$WORK/f"
 # the command line's engine wins over the profile's, for its options too
 expect_usage "kc.profile:1: --alg ecb(des): --engine sync does not load" --engine sync --profile "$WORK/kc.profile" --dev "$WORK/f"
 run_dix "$WORK/o" "$WORK/e" --help
