@@ -21,7 +21,7 @@ K=\$(uname -r); mkdir -p /lib/modules/\$K/extra
 cp /usr/local/bin/dixoffload.ko /lib/modules/\$K/extra/ && depmod -a
 R='dixload --engine kcapi --alg xts(aes) --bs 4k --rw write --runtime 3 --seed 1 --max-report 0'
 echo \"SOFT sync 1 \$(\$R --tfms 1 --submit sync 2>&1 | grep '^write' | tail -1)\"
-echo \"HOTLOAD sync 1 \$(dixload --engine kcapi --alg 'xts(aes)' --bs 4k --rw write --runtime 8 --seed 1 --tfms 1 --submit sync --hotload dixoffload@4 2>&1 | grep -E '^write|hotload|transition|exit status' | tr '\n' ' ')\"
+echo \"HOTLOAD sync 1 \$(dixload --engine kcapi --alg 'xts(aes)' --bs 4k --rw write --runtime 8 --seed 1 --tfms 1 --submit sync --hotload dixoffload@4 2>&1 | grep -E -A1 '^write|^transition|exit status' | tr -s ' \n' ' ')\"
 grep -q '^driver *: xts-aes-dixoffload' /proc/crypto && echo REGISTERED
 for p in devices instances engines ring_size latency_us mbps; do echo \"PARAM \$p \$(cat /sys/module/dixoffload/parameters/\$p)\"; done
 echo \"MODEL sync 1 \$(\$R --tfms 1 --submit sync 2>&1 | grep '^write' | tail -1)\"
