@@ -6,10 +6,11 @@
 kcapi_needs
 vm_alone
 
-# The guest kernel's headers build the module (dixvm's kernel is 6.1.0-NN;
-# the package is linux-headers-6.1.0-NN-amd64, scripts/deps names it).
-hdr=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | tail -n 1)
-[ -n "$hdr" ] || skip "no linux-headers-6.1.*-amd64 to build kmod/dixoffload.c (apt-get install linux-headers-6.1.0-50-amd64)"
+# The guest kernel's own headers build the module (a vermagic of another
+# kernel would not load); need_vm fetched the kernel, vm_kver names it.
+kver=$(vm_kver)
+hdr=/usr/src/linux-headers-$kver
+[ -n "$kver" ] && [ -d "$hdr" ] || skip "no $hdr to build kmod/dixoffload.c for the guest's kernel ${kver:-?} (apt-get install linux-headers-${kver:-KVER})"
 mkdir -p "$WORK/kmod"
 cp "$top_srcdir/kmod/dixoffload.c" "$WORK/kmod/" && echo 'obj-m += dixoffload.o' > "$WORK/kmod/Kbuild"
 make -s -C "$hdr" M="$WORK/kmod" modules > "$WORK/kbuild.log" 2>&1 ||
