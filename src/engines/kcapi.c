@@ -188,7 +188,7 @@ static int kc_sync(struct kc *k, struct dix_io *io);
 #define KC_CALIB	16
 #define KC_CALIB_WARM	4
 
-static void kc_calibrate(struct dix_eng_ctx *ctx, struct kc *k)
+static int kc_calibrate(struct dix_eng_ctx *ctx, struct kc *k)
 {
 	struct dix_depth *d = k->depth;
 	struct dix_io io;
@@ -196,13 +196,13 @@ static void kc_calibrate(struct dix_eng_ctx *ctx, struct kc *k)
 	size_t l = strlen(ctx->note);
 	double share;
 	char every[48];
-	int i;
+	int i, bad = 0;
 
 	snprintf(every, sizeof(every), k->every == 1 ? "every request" :
 		 "1 request in %llu", (unsigned long long)k->every);
 	memset(&io, 0, sizeof(io));
 	if (posix_memalign((void **)&io.buf, 4096, k->bs + KC_EXTRA))
-		return;
+		return 0;
 	memset(io.buf, 0x5a, k->bs);
 	io.len = k->bs;
 	io.dir = DIX_WRITE;
@@ -215,8 +215,17 @@ static void kc_calibrate(struct dix_eng_ctx *ctx, struct kc *k)
 		}
 		io.offset = (uint64_t)(i + KC_CALIB_WARM) * k->bs;
 		k->owner[0] = &k->tfm[0];
+		io.detail[0] = '\0';
 		kc_sync(k, &io);
+		/* a wrong result is never dropped, not even here */
+		if (io.res < 0 && io.errkind == DIX_ERR_VERIFY && !bad++)
+			snprintf(k->calib_bad, sizeof(k->calib_bad), "%s",
+				 io.detail);
 	}
+	if (bad)
+		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+			 "%d of the %d requests before the load (the checks' calibration) came back wrong; the first: %s",
+			 bad, KC_CALIB + KC_CALIB_WARM, k->calib_bad);
 	all = thread_ns() - t0;
 	share = all ? (double)k->check_ns / (double)all : 0;
 	k->check_ns = 0;
@@ -231,6 +240,7 @@ static void kc_calibrate(struct dix_eng_ctx *ctx, struct kc *k)
 		 "dixload's CRCs" : "OpenSSL", KC_CALIB, k->bs, KC_CALIB_WARM, share * 100,
 		 "while they cost that, a faster driver can raise MB/s at most ",
 		 share > 0 ? 1 / share : 0);
+	return bad ? -EBADMSG : 0;
 }
 
 static int kc_init(struct dix_eng_ctx *ctx)
@@ -349,8 +359,8 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	}
 	if (k->async && k->a->type != KC_HASH)
 		kc_async_probe(ctx, k);
-	if (k->verify && ctx->job == 0)
-		kc_calibrate(ctx, k);
+	if (k->verify && ctx->job == 0 && kc_calibrate(ctx, k))
+		return -EBADMSG;
 	return k->async ? kc_start_threads(k, ctx->errmsg, sizeof(ctx->errmsg)) :
 	       0;
 }

@@ -80,6 +80,12 @@ static const struct dix_option kl_options[] = {
 		.max = UINT32_MAX, .metavar = "N", .refusal = KL_REFUSAL,
 		.help = "test only: the module corrupts every Nth result before its check, to prove the check counts (needs the module loaded with allow_corrupt=1; 0: never)",
 	},
+	{
+		.name = "verify-every", .type = OPT_UINT, .off = OFF(verify_every),
+		.def = "1", .min = 1, .max = 1000000000, .metavar = "N",
+		.refusal = KL_REFUSAL,
+		.help = "with --verify on, the module checks every Nth request against its reference (1: every one, the default for correctness runs); N > 1 leaves the CPU to the driver under test, which a driver change alters",
+	},
 	{ .name = NULL },
 };
 
@@ -193,7 +199,9 @@ static int kl_start(struct dix_eng_ctx *ctx, struct kl_load *ld,
 	cfg.req_size = o->bs;
 	cfg.keylen = kl_run.a.keylen;
 	kl_key(o->seed, cfg.key, cfg.keylen);
-	cfg.check_every = o->verify == VERIFY_OFF ? 0 : 1;
+	/* --verify-every N: 1 request in N, by its number in the load */
+	cfg.check_every = o->verify == VERIFY_OFF ? 0 :
+			  (o->verify_every ? (uint32_t)o->verify_every : 1);
 	cfg.seed = o->seed + ld->tfm0;
 	/* async as dm-crypt submits: a full driver queues, it does not refuse */
 	if (cfg.submit == DIXKLOAD_ASYNC)

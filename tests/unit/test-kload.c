@@ -251,7 +251,7 @@ static void test_options(void)
 				    strcmp(a->allowed[i], b->allowed[i]))
 					diff++;
 		}
-	is_int(shared, 4, "kload shares --alg, --tfms, --submit, --rebind with kcapi");
+	is_int(shared, 5, "kload shares --alg, --tfms, --submit, --rebind, --verify-every with kcapi");
 	is_int(diff, 0, "each shared row has kcapi's type, field, default, bounds and values");
 }
 

@@ -175,6 +175,7 @@ struct kc {
 	int async, verify;
 	uint64_t every;			/* --verify-every */
 	uint64_t check_ns;		/* CPU in the checks (kc_finish()) */
+	char calib_bad[256];		/* the calibration's first wrong result */
 	uint32_t bs;
 	unsigned int ntfm, iodepth, rr;	/* ntfm: entries of @tfm */
 	unsigned int lanes;		/* op sockets per TFM (kc_lanes()) */
