@@ -1,5 +1,5 @@
 #!/bin/sh
-# kload engine on 6.1: aesni_intel hot-loaded at 8 s under --alg 'xts(aes)', which starts on xts(ecb(aes-generic)) (2 TFMs x 16 sync kernel threads, --rebind auto: the TFMs reopened on xts-aes-aesni; the module's threads run at nice 19, so the modprobe is not starved: at nice 0 it took 16-27 s beside the load, measured) gives a significant upward transition row for the hot-load, Err 0, and its start note says dixload loaded dixkload itself (libkmod); then (aesni_intel loaded) --priority raises xts(ecb(aes-generic)) to 1000 at 0 s and lowers it to 100 at 8 s under --alg 'xts(aes)': the TFMs are reopened on the driver the kernel then selects (a note naming the old and new drivers), and at the end /proc/crypto's drivers and priorities are as they were before the run.
+# The README's in-kernel 2023 command (with --output-format json), kload engine on 6.1: aesni_intel hot-loaded at 8 s under --alg 'xts(aes)', which starts on xts(ecb(aes-generic)) (2 TFMs x 16 sync kernel threads, --rebind auto: the TFMs reopened on xts-aes-aesni; the module's threads run at nice 19, so the modprobe is not starved: at nice 0 it took 16-27 s beside the load, measured) gives a significant upward transition row for the hot-load, Err 0, and its start note says dixload loaded dixkload itself (libkmod); then (aesni_intel loaded) --priority raises xts(ecb(aes-generic)) to 1000 at 0 s and lowers it to 100 at 8 s under --alg 'xts(aes)': the TFMs are reopened on the driver the kernel then selects (a note naming the old and new drivers), and at the end /proc/crypto's drivers and priorities are as they were before the run.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
@@ -14,7 +14,7 @@ vm_alone
 script="$(for m in crypto_user ecb xts aesni_intel; do guest_need_module $m; done)
 modprobe ecb; modprobe xts; modprobe crypto_user
 echo ALG hotload
-dixload --engine kload --alg 'xts(aes)' --bs 4k --rw write --submit sync --tfms 2 --iodepth 16 --verify-every 16 --seed 4 --runtime 30 --hotload aesni_intel@8 --rebind auto --output-format json
+dixload --engine kload --alg 'xts(aes)' --bs 4k --rw write --submit sync --tfms 2 --iodepth 16 --verify-every 16 --runtime 30 --hotload aesni_intel@8 --output-format json
 echo \"DIXLOAD-EXIT \$?\"
 crypto_list() { awk -v tag=\$1 '/^driver/ { d = \$3 } /^priority/ { p = \$3 } /^type/ { if (\$3 != \"larval\") print tag, d, p, \$3 }' /proc/crypto | sort; }
 crypto_list BEFORE
