@@ -451,18 +451,6 @@ struct rd {
 	int depth;
 };
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 static const char *sect_name(const struct rd *r)
 {
 	return r->d->ns ? r->d->s[r->d->ns - 1].name : "(no section)";
@@ -647,12 +635,12 @@ static int read_stream(struct rd *r, FILE *f, const char *file, int included)
 			break;
 		}
 		/* fio: ';' or '#' as the first character of a line */
-		t = trim(line);
+		t = dix_trim(line);
 		if (!*t || *t == ';' || *t == '#')
 			continue;
 		/* fio (measured): a ';' or '#' later in a line ends it too */
 		t[strcspn(t, ";#")] = '\0';
-		t = trim(t);
+		t = dix_trim(t);
 		if (*t == '[') {
 			char *end = strchr(t, ']');
 
@@ -663,7 +651,7 @@ static int read_stream(struct rd *r, FILE *f, const char *file, int included)
 				ret = -EINVAL;
 				break;
 			}
-			if (!end || end == t + 1 || *trim(end + 1)) {
+			if (!end || end == t + 1 || *dix_trim(end + 1)) {
 				snprintf(r->err, r->len,
 					 "%s:%d: '%s' is not a section header (allowed: [NAME] alone on its line)",
 					 file, lineno, t);
@@ -674,14 +662,14 @@ static int read_stream(struct rd *r, FILE *f, const char *file, int included)
 			r->d->s = xrealloc(r->d->s, (r->d->ns + 1) * sizeof(*r->d->s));
 			s = &r->d->s[r->d->ns++];
 			memset(s, 0, sizeof(*s));
-			s->name = xstrdup(trim(t + 1));
+			s->name = xstrdup(dix_trim(t + 1));
 			s->global = !strcmp(s->name, "global");
 			s->file = file;
 			s->line = lineno;
 			continue;
 		}
 		if (!strncmp(t, "include", 7) && isspace((unsigned char)t[7])) {
-			ret = do_include(r, file, lineno, trim(t + 8));
+			ret = do_include(r, file, lineno, dix_trim(t + 8));
 			continue;
 		}
 		if (!r->d->ns) {
@@ -695,8 +683,8 @@ static int read_stream(struct rd *r, FILE *f, const char *file, int included)
 		eq = strchr(t, '=');
 		if (eq)
 			*eq = '\0';
-		key = trim(t);
-		val = eq ? trim(eq + 1) : NULL;
+		key = dix_trim(t);
+		val = eq ? dix_trim(eq + 1) : NULL;
 		if (!*key || strpbrk(key, " \t")) {
 			snprintf(r->err, r->len,
 				 "%s:%d: [%s] '%s' is not an option (allowed: KEY=VALUE, or KEY alone for an option without a value)",

@@ -167,18 +167,6 @@ int profile_find(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 		 size_t errlen)
 {
@@ -204,7 +192,7 @@ int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 			ret = -EINVAL;
 			break;
 		}
-		raw = trim(line);
+		raw = dix_trim(line);
 		s = raw;
 		if (!*s || *s == '#' || *s == ';')
 			continue;
@@ -220,8 +208,8 @@ int profile_read(FILE *f, const char *file, struct dix_opts *o, char *err,
 			break;
 		}
 		*eq = '\0';
-		key = trim(s);
-		val = trim(eq + 1);
+		key = dix_trim(s);
+		val = dix_trim(eq + 1);
 		d = opt_find(key);
 		if (!d) {
 			snprintf(err, errlen,
@@ -285,10 +273,10 @@ static void profile_describe(const char *path, char *buf, size_t len)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char *s = trim(line);
+		char *s = dix_trim(line);
 
 		if (*s == '#') {
-			snprintf(buf, len, "%s", trim(s + 1));
+			snprintf(buf, len, "%s", dix_trim(s + 1));
 			break;
 		}
 	}

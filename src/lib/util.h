@@ -74,6 +74,9 @@ void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
+/** dix_trim() - @s without its leading and trailing white space (cut in place). */
+char *dix_trim(char *s);
+
 /**
  * aligned_grow() - make *@p a 4096-aligned buffer of at least @len bytes,
  * reallocating (contents not kept) only when *@cap is smaller.
