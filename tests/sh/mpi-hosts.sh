@@ -1,5 +1,5 @@
 #!/bin/sh
-# MPI across two "hosts" (network namespaces, each with its own UTS host name, joined by a veth pair on 192.0.2.0/24): %h gives each host its own targets, --exec runs once per host on its lowest rank at the same second with the host names in rank 0's events, the job's sums are the ranks', and a host whose target cannot be opened stops the job, named.
+# MPI across two "hosts" (network namespaces, each with its own UTS host name, joined by a veth pair on 192.0.2.0/24): %h gives each host its own targets, --exec runs once per host on its lowest rank at its second (or a note of that host says how late) with the host names in rank 0's events, the job's sums are the ranks', and a host whose target cannot be opened stops the job, named.
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_python
@@ -121,10 +121,18 @@ if not (sorted(e["host"] for e in ev) == sorted(hosts)):
 if not (all(e["ok"] for e in ev)):
     raise AssertionError(ev)
 ts = [e["t"] for e in ev]
-if not (all(1.5 <= t < 2.5 for t in ts) and max(ts) - min(ts) < 1):
-    # a late action says why in a note (kernel/control.c late_note)
-    raise AssertionError((ts, [r["what"] for r in recs
-                               if r["type"] == "event" and r["kind"] == "note"]))
+# at its second on every host, or - on a machine too busy to run the
+# control thread in time - the lateness said in a note of that host
+# (kernel/control.c late_note): never late and silent
+late = [r for r in recs if r["type"] == "event" and r["kind"] == "note"
+        and "due at 1.5 s, starts" in r["what"]]
+for e in ev:
+    said = [n for n in late if n.get("host") == e["host"]]
+    if not (1.5 <= e["t"] < 2.5 or (e["t"] >= 1.5 and said)):
+        raise AssertionError((ts, [n["what"] for n in late]))
+if late:
+    print("late on a busy machine, and said so: " + "; ".join(
+        "%s: %s" % (n.get("host"), n["what"]) for n in late))
 # the job's sums are the ranks' figures, over the network
 for k in ("ops", "read_ops", "write_ops", "read_bytes", "write_bytes"):
     if not (s[k] == sum(x[k] for x in s["ranks"])):
