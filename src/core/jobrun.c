@@ -141,6 +141,9 @@ static void drain(struct runner *r, struct job *j, int which, int eof)
 	char *b = j->buf[which], *nl;
 	size_t off = 0;
 
+	/* nothing read from this stream yet: no buffer (memchr(NULL) is UB) */
+	if (!b)
+		return;
 	while ((nl = memchr(b + off, '\n', j->blen[which] - off))) {
 		relay(r, j, which, b + off, nl - (b + off));
 		off = nl - b + 1;
