@@ -52,6 +52,20 @@ static int dk_cfg_ok(const struct dixkload_cfg *c)
 	return 0;
 }
 
+/* Allocate the load and start it; on failure nothing is left of it. */
+static int dk_setup(struct dk_load *ld)
+{
+	int err = dk_alloc(ld);
+
+	if (!err)
+		err = dk_go(ld);
+	if (err) {
+		dk_halt(ld);
+		dk_free(ld);
+	}
+	return err;
+}
+
 static long dk_start(struct dk_load *ld, void __user *arg)
 {
 	int err;
@@ -76,12 +90,8 @@ static long dk_start(struct dk_load *ld, void __user *arg)
 	memset(&ld->st, 0, sizeof(ld->st));
 	ld->st.abi = DIXKLOAD_ABI;
 	ld->t_last = ktime_get_ns();
-	err = dk_alloc(ld);
-	if (!err)
-		err = dk_go(ld);
+	err = dk_setup(ld);
 	if (err) {
-		dk_halt(ld);
-		dk_free(ld);
 		ld->st.state = DIXKLOAD_FAILED;
 		if (!ld->st.why[0])
 			snprintf(ld->st.why, sizeof(ld->st.why),
@@ -121,12 +131,8 @@ static long dk_reopen(struct dk_load *ld)
 		return -EINVAL;
 	dk_halt(ld);
 	dk_free(ld);
-	err = dk_alloc(ld);
-	if (!err)
-		err = dk_go(ld);
+	err = dk_setup(ld);
 	if (err) {
-		dk_halt(ld);
-		dk_free(ld);
 		ld->started = false;
 		ld->st.state = DIXKLOAD_FAILED;
 		snprintf(ld->st.why, sizeof(ld->st.why),
