@@ -34,6 +34,10 @@
 #include <linux/dmi.h>
 #include <linux/kmod.h>
 #include <asm/processor.h>
+/* cpuid() left processor.h for asm/cpuid/api.h in 6.16 */
+#if __has_include(<asm/cpuid/api.h>)
+#include <asm/cpuid/api.h>
+#endif
 #include <crypto/aes.h>
 #include <crypto/xts.h>
 #include <crypto/scatterwalk.h>

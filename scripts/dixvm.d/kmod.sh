@@ -254,7 +254,8 @@ kmod_make()
 	# In the root: the headers hard-linked in (a copy where the cache is
 	# on another file system), /proc mounted in a private mount namespace
 	# (objtool reads its stack limit there; the namespace ends with the
-	# build, so nothing stays mounted).
+	# build, so nothing stays mounted).  TMPDIR is the root's own /tmp: the
+	# caller's (a test's work directory) is not in the root.
 	local b=$KROOT/tmp/dixvm-kmod.$$ st
 	rm -rf "$b" && mkdir -p "$b" || die 125 "cannot create $b"
 	cp -al "${KHDRS%/usr/src/*}" "$b/h" 2>/dev/null || cp -a "${KHDRS%/usr/src/*}" "$b/h" ||
@@ -263,7 +264,7 @@ kmod_make()
 	KMOD_M=/tmp/dixvm-kmod.$$/src
 	unshare -m --propagation private sh -c '
 		mount -t proc proc "$1/proc" || exit 125
-		exec chroot "$1" make -C "$2" M="$3" CC="$4" modules' sh \
+		exec env TMPDIR=/tmp chroot "$1" make -C "$2" M="$3" CC="$4" modules' sh \
 		"$KROOT" "/tmp/dixvm-kmod.$$/h/usr/src/linux-headers-$KVER" \
 		"/tmp/dixvm-kmod.$$/src" "$KCC" > "$log" 2>&1
 	st=$?
