@@ -191,6 +191,7 @@ void worker_teardown(struct wctx *x)
 	if (!x->pre) {
 		x->w->check_every = x->ectx.check_every;
 		x->w->check_ns = x->ectx.check_ns;
+		x->w->check_kernel = !!(x->eng->flags & DIX_ENG_KERNEL);
 	}
 	if (x->ios)
 		for (i = 0; i < x->ectx.depth; i++) {

@@ -79,6 +79,7 @@ struct dix_worker {
 	char errmsg[1024];
 	uint64_t check_every;		/* the engine's (dix_eng_ctx) */
 	uint64_t check_ns;
+	int check_kernel;		/* they ran in the kernel (DIX_ENG_KERNEL) */
 };
 
 /** worker_main() - thread body: the depth loop of one worker. */

@@ -106,6 +106,7 @@ void run_gather_dev(struct dix_run *r, struct dix_dev *d,
 		t->check_cpu_s += wk->check_ns / 1e9;
 		if (wk->check_every > t->check_every)
 			t->check_every = wk->check_every;
+		t->check_kernel |= wk->check_kernel;
 		free(wk->ext.v);	/* the details moved to t->ext */
 		memset(&wk->ext, 0, sizeof(wk->ext));
 	}
@@ -147,6 +148,7 @@ void run_gather(struct dix_run *r, struct dix_totals *dt,
 		t->check_cpu_s += dt[i].check_cpu_s;
 		if (dt[i].check_every > t->check_every)
 			t->check_every = dt[i].check_every;
+		t->check_kernel |= dt[i].check_kernel;
 	}
 	t->elapsed = r->t_end - r->t0;
 }

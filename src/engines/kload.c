@@ -268,6 +268,7 @@ static int kl_init(struct dix_eng_ctx *ctx)
 {
 	const struct dix_opts *o = ctx->o;
 	unsigned int nread = 0, i;
+	char checks[200];
 	struct kl *k;
 	int r;
 
@@ -305,13 +306,22 @@ static int kl_init(struct dix_eng_ctx *ctx)
 		if (r)
 			return r;
 	}
+	ctx->check_every = o->verify == VERIFY_OFF ? 0 :
+			   o->verify_every ? o->verify_every : 1;
+	if (!ctx->check_every)
+		snprintf(checks, sizeof(checks), "nothing checked (--verify off)");
+	else if (ctx->check_every == 1)
+		snprintf(checks, sizeof(checks), "every result checked against %.127s",
+			 k->ld[0].last.ref_driver);
+	else
+		snprintf(checks, sizeof(checks), "1 result in %llu checked against %.127s (--verify-every)",
+			 (unsigned long long)ctx->check_every,
+			 k->ld[0].last.ref_driver);
 	snprintf(ctx->note, sizeof(ctx->note),
-		 "%.40s%skload: %llu TFMs x %llu in flight, %s, on %.32s, checked against %.32s",
+		 "%.200s%skload: %llu TFMs x %llu in flight, %s, on %.127s, %s",
 		 kl_run.note, kl_run.note[0] ? "; " : "",
 		 (unsigned long long)o->tfms, (unsigned long long)o->iodepth,
-		 submit_names[o->submit], k->ld[0].driver,
-		 o->verify == VERIFY_OFF ? "nothing (--verify off)" :
-		 k->ld[0].last.ref_driver);
+		 submit_names[o->submit], k->ld[0].driver, checks);
 	return 0;
 }
 
@@ -409,6 +419,10 @@ static int kl_tally(struct dix_eng_ctx *ctx, struct dix_eng_tally *t,
 			 (unsigned long long)ctx->o->tfms - 1, k->old,
 			 k->ld[0].driver, strcmp(k->old, k->ld[0].driver) ? "" :
 			 " (the kernel gave the same driver back)");
+	/* the module's checks, for the summary's share (engine.h) */
+	ctx->check_ns = 0;
+	for (i = 0; i < k->nld; i++)
+		ctx->check_ns += k->ld[i].check_ns;
 	kl_depth(k->ld, k->nld, now, &max, &area, &span);
 	if (ctx->inflight)
 		depth_report(ctx->inflight, max, area, span);

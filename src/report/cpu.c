@@ -103,4 +103,6 @@ void cpu_between(const struct cpu_snap *a, const struct cpu_snap *b,
 	u->irq = 100 * irq / tot;
 	u->softirq = 100 * sirq / tot;
 	u->busy = 100 * (usr + sys + irq + sirq + steal) / tot;
+	/* /proc/stat counts in USER_HZ ticks (proc(5)) */
+	u->busy_s = (usr + sys + irq + sirq + steal) / (double)sysconf(_SC_CLK_TCK);
 }

@@ -35,13 +35,14 @@ struct cpu_snap {
  * @usr, @sys, @softirq, @irq, @iowait: percent of all CPUs' time (usr
  *	includes nice)
  * @busy: percent of all CPUs' time not idle and not waiting for I/O
+ * @busy_s: the same time in CPU seconds, all CPUs together
  * @self_s: dixload's CPU seconds (user + system)
  * @self_user_s/@self_sys_s: its parts
  * @self_pct: @self_s as percent of one CPU over the wall time
  */
 struct cpu_usage {
 	int valid;
-	double usr, sys, softirq, irq, iowait, busy;
+	double usr, sys, softirq, irq, iowait, busy, busy_s;
 	double self_s, self_user_s, self_sys_s, self_pct;
 };
 

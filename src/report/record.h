@@ -244,6 +244,8 @@ struct rec_cut {
  * @check_every: the engine checked every how many requests against its
  *	own reference (--verify-every); 0: no engine's reference checked
  * @check_cpu_s: the CPU seconds those checks took, the workers together
+ * @check_kernel: they ran in the kernel (the kload engine's module): their
+ *	share is of the machine's busy CPU time, not of dixload's
  */
 /*
  * The checks' share of dixload's CPU from which the summary says they can
@@ -275,7 +277,27 @@ struct dix_totals {
 	double inflight_mean;
 	uint64_t check_every;
 	double check_cpu_s;
+	int check_kernel;
 };
+
+/*
+ * rec_check_share() - the checks' share of the CPU they competed for:
+ * dixload's own CPU time for a reference in dixload (kcapi), the machine's
+ * busy time for one in the kernel (kload), whose work is not dixload's.
+ * Return: the share, its base in CPU seconds in *@base; -1 when unknown.
+ */
+static inline double rec_check_share(const struct dix_totals *t, double *base)
+{
+	double b;
+
+	if (!t->check_every || !t->cpu.valid)
+		return -1;
+	b = t->check_kernel ? t->cpu.busy_s : t->cpu.self_s;
+	if (b <= 0)
+		return -1;
+	*base = b;
+	return t->check_cpu_s / b;
+}
 
 /**
  * struct rec_summary - the end of the run.

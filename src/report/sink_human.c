@@ -556,19 +556,20 @@ static void never_started(FILE *f, const struct rec_summary *r, int multi)
  */
 static void checks_human(FILE *f, const struct dix_totals *t)
 {
-	double s;
+	double s, base;
 
-	if (!t->check_every || !t->cpu.valid || t->cpu.self_s <= 0)
+	s = rec_check_share(t, &base);
+	if (s < 0)
 		return;
-	s = t->check_cpu_s / t->cpu.self_s;
 	if (t->check_every == 1)
 		fprintf(f, "checks: every request");
 	else
 		fprintf(f, "checks: 1 request in %llu",
 			(unsigned long long)t->check_every);
-	fprintf(f, " (--verify-every %llu): %.2f CPU s, %.0f %% of dixload's %.2f s",
+	fprintf(f, " (--verify-every %llu): %.2f CPU s, %.0f %% of %s %.2f s",
 		(unsigned long long)t->check_every, t->check_cpu_s, s * 100,
-		t->cpu.self_s);
+		t->check_kernel ? "the machine's busy CPU (in the kernel)" :
+		"dixload's", base);
 	if (s >= REC_CHECK_MASKS)
 		fprintf(f, ": they can mask a driver change, a faster driver raising MB/s %.1fx at most (--verify-every N or --verify off give the kernel's work more of the CPU; doc/crypto.md)",
 			1 / s);

@@ -587,6 +587,7 @@ static void json_summary(void *priv, const struct rec_summary *r)
 {
 	const struct dix_totals *t = r->t, *dt = r->dt;
 	uint64_t total = t->next + t->ext_dropped;
+	double share, base;
 	struct jw w;
 	size_t n = 0;
 	int k, multi = r->ndevs > 1 && !t->ranks;
@@ -616,13 +617,14 @@ static void json_summary(void *priv, const struct rec_summary *r)
 	jw_uint(&w, "bad_extents_unlisted", total - n);
 	jw_uint(&w, "bad_blocks", t->ext_blocks + t->ext_dropped_blocks);
 	jw_uint(&w, "unwritten_blocks", t->unwritten);
-	if (t->check_every && t->cpu.valid && t->cpu.self_s > 0) {
-		double s = t->check_cpu_s / t->cpu.self_s;
+	if ((share = rec_check_share(t, &base)) >= 0) {
+		double s = share;
 
 		jw_obj_open(&w, "checks");
 		jw_uint(&w, "every", t->check_every);
 		jw_num(&w, "cpu_s", t->check_cpu_s, 3);
 		jw_num(&w, "cpu_share", s, 4);
+		jw_str(&w, "cpu_share_of", t->check_kernel ? "machine" : "dixload");
 		jw_bool(&w, "masks_driver_change", s >= REC_CHECK_MASKS);
 		jw_obj_close(&w);
 	}

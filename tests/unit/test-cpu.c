@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/cpu.h"
 #include "tap.h"
@@ -60,6 +61,8 @@ int main(void)
 	ok(near(u.irq, 1), "irq (%g)", u.irq);
 	ok(near(u.softirq, 4), "softirq (%g)", u.softirq);
 	ok(near(u.busy, 85), "busy = not idle, not iowait (%g)", u.busy);
+	ok(near(u.busy_s, 85.0 / (double)sysconf(_SC_CLK_TCK)),
+	   "busy CPU seconds: 85 ticks of USER_HZ (%g)", u.busy_s);
 	ok(near(u.self_s, 0.75), "dixload's seconds (%g)", u.self_s);
 	ok(near(u.self_pct, 75), "dixload's share of one CPU (%g)", u.self_pct);
 

@@ -36,6 +36,7 @@
 #define FAKE_FILES	8
 #define FAKE_STEP	100	/* requests per TFM per STATS */
 #define FAKE_LAT	5000	/* ns, each request */
+#define FAKE_CHECK_NS	1500	/* ns, each check */
 
 static struct fake {
 	int need;		/* what need() returns */
@@ -107,7 +108,9 @@ static void fake_advance(int i)
 		s->errors = s->requests / fk.errno_every;
 		s->last_errno = EIO;
 	}
-	s->checked = c->check_every ? s->requests : 0;
+	s->checked = c->check_every ? s->requests / c->check_every : 0;
+	/* the module's clock of its checks: FAKE_CHECK_NS each */
+	s->check_ns = s->checked * FAKE_CHECK_NS;
 	s->bytes = (s->requests - s->errors) * c->req_size;
 	if (fk.fail_after && fk.f[i].calls > fk.fail_after) {
 		s->state = DIXKLOAD_FAILED;
@@ -260,6 +263,8 @@ static void test_options(void)
 struct res {
 	int st;
 	uint64_t ops[DIX_DIR_NR], bytes[DIX_DIR_NR], err[DIX_ERR_NR];
+	uint64_t check_ns, check_every;
+	int check_kernel;
 	char out[8192];
 };
 
@@ -326,6 +331,9 @@ static void run(const char *const *opts, struct res *res)
 		}
 		for (k = 0; k < DIX_ERR_NR; k++)
 			res->err[k] += r.workers[i].c.errors[k];
+		res->check_ns += r.workers[i].check_ns;
+		res->check_every = r.workers[i].check_every;
+		res->check_kernel |= r.workers[i].check_kernel;
 	}
 	run_free(&r);
 	opts_free(&o);
@@ -345,6 +353,10 @@ static void test_runs(void)
 		"alg", "xts(aes)", "rw", "write", "bs", "4k", "tfms", "2",
 		"iodepth", "16", "runtime", "0.3", "interval", "100",
 		"test-corrupt-every", "7", NULL };
+	static const char *const sampled[] = {
+		"alg", "xts(aes)", "rw", "write", "bs", "4k", "tfms", "2",
+		"iodepth", "16", "runtime", "0.3", "interval", "100",
+		"verify-every", "8", NULL };
 	static const char *const sized[] = {
 		"alg", "sha256", "rw", "write", "bs", "4k", "size", "40m",
 		"interval", "0", NULL };
@@ -365,8 +377,20 @@ static void test_runs(void)
 	   fk.f[0].cfg.req_size == 4096 && !strcmp(fk.f[0].cfg.alg, "xts(aes)"),
 	   "encrypt, sync, every request checked, a 64-byte key, 4 KiB");
 	ok(fk.f[0].stopped && fk.open_files == 0, "the load was stopped and its file closed");
-	ok(strstr(res.out, "kload: 2 TFMs x 16 in flight, sync, on xts-aes-test, checked against xts(ecb(aes-generic))") != NULL,
-	   "the note names the driver and the reference");
+	ok(strstr(res.out, "kload: 2 TFMs x 16 in flight, sync, on xts-aes-test, every result checked against xts(ecb(aes-generic))") != NULL,
+	   "the note names the driver, the checks and the reference");
+	is_int(res.check_ns, n * FAKE_CHECK_NS, "the checks' time is the module's (check_ns)");
+	ok(res.check_every == 1 && res.check_kernel,
+	   "every request checked, in the kernel: the share is of the machine's CPU");
+
+	fake_reset();
+	run(sampled, &res);
+	n = fake_total(&mism, &errs);
+	is_int(res.st, DIX_EXIT_OK, "--verify-every 8: exit 0");
+	is_int(fk.f[0].cfg.check_every, 8, "START asked 1 check in 8");
+	ok(strstr(res.out, "on xts-aes-test, 1 result in 8 checked against xts(ecb(aes-generic)) (--verify-every)") != NULL,
+	   "the note says 1 result in 8 is checked");
+	is_int(res.check_ns, n / 8 * FAKE_CHECK_NS, "the sampled checks' time");
 
 	fake_reset();
 	run(mixed, &res);

@@ -95,14 +95,15 @@ struct kl_load {
 	unsigned int tfm0, ntfm;
 	uint64_t t0_ns;
 	struct dixkload_stats last;
+	uint64_t check_ns;	/* the module's checks since the start */
 	char driver[128];
 };
 
 /**
  * kl_account() - what @cur adds to @ld->last, into @t: its latency
  * buckets into t->lat[@ld->dir], its mismatches as verify errors and its
- * driver errors as io errors, the first of each named; @ld->last becomes
- * @cur.  Return: the requests @cur adds.
+ * driver errors as io errors, the first of each named, its checks' time
+ * into @ld->check_ns; @ld->last becomes @cur.  Return: the requests @cur adds.
  */
 uint64_t kl_account(struct kl_load *ld, const struct dixkload_stats *cur,
 		    struct dix_eng_tally *t);

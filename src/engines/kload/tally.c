@@ -84,6 +84,7 @@ uint64_t kl_account(struct kl_load *ld, const struct dixkload_stats *cur,
 				 name, strerror(cur->last_errno));
 		}
 	}
+	ld->check_ns += cur->check_ns - old->check_ns;
 	ld->last = *cur;
 	return req;
 }
