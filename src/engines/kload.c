@@ -89,6 +89,31 @@ static const struct dix_option kl_options[] = {
 	{ .name = NULL },
 };
 
+/*
+ * START refused: the errno, and the module's own reason, which it keeps
+ * for STATS after a failed START (sid's kernel without cryptd: "is cryptd
+ * in this kernel? CONFIG_CRYPTO_CRYPTD").
+ */
+static void kl_refused(struct dix_eng_ctx *ctx, struct kl_load *ld, int r)
+{
+	const struct dix_opts *o = ctx->o;
+	struct dixkload_stats *st = calloc(1, sizeof(*st));
+	int n;
+
+	n = snprintf(ctx->errmsg, sizeof(ctx->errmsg),
+		     "%s: the module refused the load (%s x %llu in flight, %u TFMs): %s%s",
+		     o->alg, submit_names[o->submit],
+		     (unsigned long long)o->iodepth, ld->ntfm, strerror(-r),
+		     r == -EPERM && o->kload_corrupt ?
+		     " (--test-corrupt-every needs the module loaded with allow_corrupt=1)" :
+		     r == -ENOENT ? " (no such algorithm or driver in this kernel)" : "");
+	if (st && n > 0 && (size_t)n < sizeof(ctx->errmsg) &&
+	    !kl_sys->ioctl(ld->fd, DIXKLOAD_IOC_STATS, st) && st->why[0])
+		snprintf(ctx->errmsg + n, sizeof(ctx->errmsg) - n,
+			 "; the module: %.*s", (int)sizeof(st->why), st->why);
+	free(st);
+}
+
 /* The module's limits, the kernel's of this interface (dixkload_uapi.h). */
 static int kl_check(const struct dix_opts *o, char *err, size_t len)
 {
@@ -218,13 +243,7 @@ static int kl_start(struct dix_eng_ctx *ctx, struct kl_load *ld,
 	}
 	r = kl_sys->ioctl(ld->fd, DIXKLOAD_IOC_START, &cfg);
 	if (r) {
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg),
-			 "%s: the module refused the load (%s x %llu in flight, %u TFMs): %s%s",
-			 o->alg, submit_names[o->submit],
-			 (unsigned long long)o->iodepth, ld->ntfm, strerror(-r),
-			 r == -EPERM && o->kload_corrupt ?
-			 " (--test-corrupt-every needs the module loaded with allow_corrupt=1)" :
-			 r == -ENOENT ? " (no such algorithm or driver in this kernel)" : "");
+		kl_refused(ctx, ld, r);
 		return r;
 	}
 	/* the counters' origin, and the driver the kernel gave the TFMs */

@@ -43,6 +43,7 @@ static struct fake {
 	int abi;		/* the module's ABI */
 	int enotty;		/* its STATS is of another size */
 	int start_err;		/* START fails with this */
+	const char *start_why;	/* and the module says this */
 	int fail_after;		/* the load fails after this many STATS */
 	int errno_every;	/* a driver error every Nth request (EIO) */
 	int open_files;
@@ -126,8 +127,13 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 		return -EBADF;
 	switch (req) {
 	case DIXKLOAD_IOC_START:
-		if (fk.start_err)
+		if (fk.start_err) {
+			/* the module keeps its reason for STATS (dixkload_ctl.c) */
+			fk.f[i].st.state = DIXKLOAD_FAILED;
+			snprintf(fk.f[i].st.why, sizeof(fk.f[i].st.why), "%s",
+				 fk.start_why);
 			return fk.start_err;
+		}
 		fk.f[i].cfg = *(struct dixkload_cfg *)arg;
 		fk.f[i].started = 1;
 		fk.f[i].st.abi = DIXKLOAD_ABI;
@@ -141,7 +147,7 @@ static int fake_ioctl(int fd, unsigned long req, void *arg)
 	case DIXKLOAD_IOC_STATS:
 		if (fk.enotty)
 			return -ENOTTY;
-		if (!fk.f[i].started) {
+		if (!fk.f[i].started && fk.f[i].st.state != DIXKLOAD_FAILED) {
 			memset(arg, 0, sizeof(struct dixkload_stats));
 			((struct dixkload_stats *)arg)->abi = fk.abi;
 			return 0;
@@ -519,6 +525,17 @@ static void test_depth(void)
 	   "a refused START with --test-corrupt-every names allow_corrupt=1");
 	e->cleanup(&ctx);
 	is_int(fk.open_files, 0, "and its file is closed");
+	opt_set(&o, "test-corrupt-every", "0", err, sizeof(err));
+	fk.start_err = -ENOENT;
+	fk.start_why = "crypto_alloc_skcipher(cryptd(xts(ecb(aes-lib)))) for TFM 0: -2 (is cryptd in this kernel? CONFIG_CRYPTO_CRYPTD)";
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.o = &o;
+	ctx.jobs = 1;
+	ok(e->init(&ctx) == -ENOENT &&
+	   strstr(ctx.errmsg, "no such algorithm or driver in this kernel); the module: crypto_alloc_skcipher(cryptd(") &&
+	   strstr(ctx.errmsg, "CONFIG_CRYPTO_CRYPTD"),
+	   "a refused START gives the module's reason: %s", ctx.errmsg);
+	e->cleanup(&ctx);
 	opts_free(&o);
 
 	/* the 2023 experiment's instance, named by its inner driver */
