@@ -578,8 +578,9 @@ static void test_profile(void)
 	r = profile_load(path, &o, err, sizeof(err));
 	ok(r == 0 && o.engine && !strcmp(o.engine, "kload") && o.alg &&
 	   !strcmp(o.alg, "xts(aes)") && o.submit == SUBMIT_SYNC &&
-	   o.tfms * o.iodepth == 112 && o.verify != VERIFY_OFF,
-	   "profile kload-thread: xts(aes), sync kernel threads, 112 in flight in all, checked (%s)",
+	   o.tfms * o.iodepth == 112 && o.verify != VERIFY_OFF &&
+	   o.verify_every == 16,
+	   "profile kload-thread: xts(aes), sync kernel threads, 112 in flight in all, 1 result in 16 checked (%s)",
 	   r ? err : "loaded");
 	is_int(r ? -1 : e->check(&o, err, sizeof(err)), 0, "and the engine takes it");
 	opts_free(&o);

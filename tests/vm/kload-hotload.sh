@@ -56,6 +56,10 @@ for name in ("hotload", "priority"):
 # no --kmod-load: the first run's note says dixload loaded dixkload itself
 if not any("loaded dixkload (libkmod)" in e["what"] for e in runs["hotload"]["events"] if e["kind"] == "note"):
     fail("the first run does not say dixload loaded dixkload (libkmod)")
+# the hot-load moved the TFMs from the generic instance to aesni's
+hn = [e["what"] for e in runs["hotload"]["events"] if e["kind"] == "note"]
+if not any(n.startswith("kload: TFMs 0-1 reopened (--rebind auto): xts(ecb(aes-generic)) -> xts-aes-aesni") for n in hn):
+    fail("the hot-load run did not reopen its TFMs from xts(ecb(aes-generic)) on xts-aes-aesni: %s" % hn)
 notes = [e["what"] for e in runs["priority"]["events"] if e["kind"] == "note"]
 if not any(n.startswith("kload: TFMs 0-1 reopened (--rebind auto): xts(ecb(aes-generic)) -> ") for n in notes):
     fail("no reopen note naming the old and the new driver: %s" % notes)
