@@ -411,8 +411,11 @@ static void transitions_human(FILE *f, const struct rec_summary *r,
 					100 * tr->before_unwritten_to);
 			fputc('\n', f);
 		} else
-			fputs(tr->significant ? "significant\n" :
-			      "no significant change\n", f);
+			/* a fall as plainly as a rise: the 2023 seed's
+			 * measurement is a fall (offload at 4001 losing) */
+			fputs(!tr->significant ? "no significant change\n" :
+			      tr->ratio < 1 ? "significant fall\n" :
+			      "significant rise\n", f);
 	}
 	for (i = 0; i < n; i++)
 		if (trs[i].unwritten_over)

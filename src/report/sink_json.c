@@ -332,6 +332,8 @@ static void transitions_json(struct jw *w, const struct rec_summary *r,
 		jw_int(w, "n_before", tr->nbefore);
 		jw_int(w, "n_after", tr->nafter);
 		jw_bool(w, "significant", tr->significant);
+		if (tr->significant)
+			jw_str(w, "direction", tr->ratio < 1 ? "fall" : "rise");
 		jw_num(w, "before_trend", tr->before_trend, 4);
 		if (isnan(tr->before_unwritten_from)) {
 			jw_null(w, "before_unwritten");
