@@ -12,7 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
-#include <linux/workqueue.h>
+#include <linux/llist.h>
 #include <linux/scatterlist.h>
 #include <crypto/skcipher.h>
 #include <crypto/hash.h>
@@ -24,6 +24,7 @@ struct dk_ref;
 /* the most slots (requests in flight) of one load: a kernel thread each in
  * sync mode */
 #define DK_MAX_SLOTS	4096
+#define DK_RUNNERS	256	/* async: runner threads, one per slot up to this */
 
 struct dk_load;
 
@@ -50,7 +51,8 @@ struct dk_slot {
 	int decrypt;
 	struct crypto_wait wait;	/* sync mode */
 	struct task_struct *th;		/* sync mode */
-	struct work_struct work;	/* async mode */
+	struct llist_node node;		/* async mode: handed to a runner */
+	bool back;			/* async: a request came back */
 };
 
 struct dk_load {
@@ -64,7 +66,10 @@ struct dk_load {
 	struct dk_ref *ref_own;
 	struct crypto_sync_skcipher *ref_sk;
 	struct crypto_shash *ref_sh;
-	struct workqueue_struct *wq;
+	struct llist_head ready;		/* async: slots for a runner's turn */
+	wait_queue_head_t rwait;
+	struct task_struct *runner[DK_RUNNERS];
+	u32 nrunners;
 	atomic_t active;		/* async slots not idle */
 	bool queued;			/* async: dk_go() queued every slot */
 	wait_queue_head_t idle;

@@ -187,14 +187,11 @@ static int dk_open(struct inode *inode, struct file *f)
 	ld = kvzalloc(sizeof(*ld), GFP_KERNEL);
 	if (!ld)
 		return -ENOMEM;
-	ld->wq = alloc_workqueue("dixkload", WQ_UNBOUND, 0);
-	if (!ld->wq) {
-		kvfree(ld);
-		return -ENOMEM;
-	}
 	mutex_init(&ld->mu);
 	spin_lock_init(&ld->lock);
 	init_waitqueue_head(&ld->idle);
+	init_waitqueue_head(&ld->rwait);
+	init_llist_head(&ld->ready);
 	ld->st.abi = DIXKLOAD_ABI;
 	f->private_data = ld;
 	return nonseekable_open(inode, f);
@@ -207,7 +204,6 @@ static int dk_release(struct inode *inode, struct file *f)
 	mutex_lock(&ld->mu);
 	dk_stop(ld);
 	mutex_unlock(&ld->mu);
-	destroy_workqueue(ld->wq);
 	kvfree(ld);
 	return 0;
 }

@@ -33,15 +33,12 @@
 #include <linux/slab.h>
 #include <linux/dmi.h>
 #include <linux/kmod.h>
-#include <asm/processor.h>
-/* cpuid() left processor.h for asm/cpuid/api.h in 6.16 */
-#if __has_include(<asm/cpuid/api.h>)
-#include <asm/cpuid/api.h>
-#endif
 #include <crypto/aes.h>
 #include <crypto/xts.h>
 #include <crypto/scatterwalk.h>
 #include <crypto/internal/skcipher.h>
+
+#include "dixbed.h"
 
 #define DIXOFF_DRIVER "xts-aes-dixoffload"
 #define DIXOFF_MAX_ENGINES 64
@@ -411,30 +408,12 @@ static struct skcipher_alg dixoff_alg = {
 	.exit			= dixoff_exit_tfm,
 };
 
-/*
- * dixoff_is_bed - the bed is QEMU's emulator (TCG): DMI says QEMU and the
- * hypervisor CPUID leaf says TCGTCGTCGTCG.  A KVM guest (KVMKVMKVM), which
- * may be someone's production machine, is not the bed.
- */
-static bool dixoff_is_bed(void)
-{
-	unsigned int eax, sig[3];
-	char s[13];
-
-	if (!dmi_match(DMI_SYS_VENDOR, "QEMU") || !boot_cpu_has(X86_FEATURE_HYPERVISOR))
-		return false;
-	cpuid(0x40000000, &eax, &sig[0], &sig[1], &sig[2]);
-	memcpy(s, sig, 12);
-	s[12] = 0;
-	return !strcmp(s, "TCGTCGTCGTCG");
-}
-
 static int __init dixoff_init(void)
 {
 	unsigned int d, i;
 	int err;
 
-	if (!dixoff_is_bed() && !allow_real) {
+	if (!dixbed_is_tcg() && !allow_real) {
 		pr_err("dixoffload: not a TCG QEMU guest (DMI sys_vendor and CPUID 0x40000000); it would take xts(aes) from this machine's users: load with allow_real=1 to mean it\n");
 		return -EPERM;
 	}
