@@ -57,7 +57,7 @@ struct dmmap_alg {
 	char now[DMT_NAME_LEN];
 	int now_prio;
 	char kernel[DMT_NAME_LEN];
-	char kernel_why[96];
+	char kernel_why[192];
 	char held[DMT_NAME_LEN];
 };
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kernel/dmbind.h"
+#include "kernel/cryptouser.h"
 #include "lib/util.h"
 
 #define WATCH_MAX	8
@@ -57,7 +58,8 @@ void dmbind_free(struct dmbind *b)
 
 /*
  * Modules whose drivers set CRYPTO_ALG_ALLOCATES_MEMORY (they allocate in
- * the request path): the hardware offloads.  A prefix match.
+ * the request path): the hardware offloads.  A prefix match, for a kernel
+ * without crypto_user only.
  */
 static const char *const allocating_modules[] = {
 	"intel_qat", "qat_", "ccp", "hisi_sec", "caam", "nitrox", "chcr",
@@ -65,10 +67,28 @@ static const char *const allocating_modules[] = {
 	"sun8i_ce", "keembay", NULL,
 };
 
-static int allocates_memory(const struct kw_alg *a)
+/*
+ * @a's CRYPTO_ALG_ALLOCATES_MEMORY: the kernel's own flag through
+ * crypto_user (/proc/crypto never shows it), else from its module's name;
+ * @how says which.  A module list alone was fooled: the offload model
+ * (dixoffload) sets the flag, and dixload said a reloaded dm-crypt mapping
+ * would get it, where dm-crypt took xts-aes-aesni (measured, 6.1).
+ */
+static int allocates_memory(const struct kw_alg *a, const char **how)
 {
-	int i;
+	struct cru_sock *cs;
+	struct cru_alg ca;
+	int e, r = -1, i;
 
+	cs = cru_open(&e);
+	if (cs && cru_get(cs, a->driver, &ca) == 0)
+		r = !!(ca.flags & CRU_F_ALLOCATES_MEMORY);
+	cru_close(cs);
+	if (r >= 0) {
+		*how = "read through crypto_user";
+		return r;
+	}
+	*how = "inferred from its module's name";
 	for (i = 0; allocating_modules[i]; i++)
 		if (!strncmp(a->module, allocating_modules[i],
 			     strlen(allocating_modules[i])))
@@ -84,6 +104,8 @@ static int is_hash_use(int use)
 /* Can consumer @use take @a?  @why says why not. */
 static int can_take(const struct kw_alg *a, int use, char *why, size_t len)
 {
+	const char *how;
+
 	if (is_hash_use(use)) {
 		if (strcmp(a->type, "shash")) {
 			snprintf(why, len, "dm-integrity takes a synchronous shash, %s is %s",
@@ -92,10 +114,10 @@ static int can_take(const struct kw_alg *a, int use, char *why, size_t len)
 		}
 		return 1;
 	}
-	if (allocates_memory(a)) {
-		snprintf(why, len, "%s excludes CRYPTO_ALG_ALLOCATES_MEMORY, which %s (%s) sets",
+	if (allocates_memory(a, &how)) {
+		snprintf(why, len, "%s excludes CRYPTO_ALG_ALLOCATES_MEMORY, which %s (%s) sets (%s)",
 			 use == DMT_USE_JOURNAL_CRYPT ? "dm-integrity" : "dm-crypt",
-			 a->driver, a->module);
+			 a->driver, a->module, how);
 		return 0;
 	}
 	return 1;
@@ -321,6 +343,10 @@ char *dmbind_poll(struct dmbind *b, const struct kw_state *s)
 				said++ ? "; " : "", m->lv[a->level].name, a->name,
 				a->now[0] ? a->now : "no driver",
 				a->held[0] ? a->held : "the driver it allocated");
+			/* the kernel's own pick, which this consumer refuses */
+			if (a->kernel[0] && a->kernel_why[0])
+				fprintf(f, " (the kernel selects %s, which it cannot take: %s)",
+					a->kernel, a->kernel_why);
 		}
 	}
 unlock:
