@@ -33,18 +33,7 @@ for l in open(os.path.join(os.path.dirname(sys.argv[1]), "table")):
     v = "off" if "off" in mode else "on"
     table[("kcapi", bs, v)] = float(kc)
     table[("kload", bs, v)] = float(kl)
-runs, cur = {}, None
-for l in open(sys.argv[1], errors="replace"):
-    l = l.rstrip("\n")
-    if l.startswith("RUN "):
-        cur = tuple(l[4:].split()); runs[cur] = {"recs": [], "exit": None}
-    elif cur and l.startswith("DIXLOAD-EXIT "):
-        runs[cur]["exit"] = int(l.split()[1])
-    elif cur:
-        try:
-            runs[cur]["recs"].append(json.loads(l))
-        except ValueError:
-            pass
+runs = {tuple(k.split()): v for k, v in marked_runs(sys.argv[1])[0].items()}
 for k, want in sorted(table.items()):
     r = runs.get(k)
     if not r or r["exit"] != 0:

@@ -26,23 +26,9 @@ crypto_list AFTER"
 kload_boot "$script"
 
 write_judge <<'PY'
-import json
-runs, cur, before, after = {}, None, [], []
-for l in open(sys.argv[1], errors="replace"):
-    l = l.rstrip("\n")
-    if l.startswith("BEFORE "):
-        before.append(l[7:]); continue
-    if l.startswith("AFTER "):
-        after.append(l[6:]); continue
-    if l.startswith("ALG "):
-        cur = l[4:]; runs[cur] = {"recs": [], "exit": None}
-    elif cur and l.startswith("DIXLOAD-EXIT "):
-        runs[cur]["exit"] = int(l.split()[1])
-    elif cur:
-        try:
-            runs[cur]["recs"].append(json.loads(l))
-        except ValueError:
-            pass
+runs, lines = marked_runs(sys.argv[1], "ALG ")
+before = [l[7:] for l in lines if l.startswith("BEFORE ")]
+after = [l[6:] for l in lines if l.startswith("AFTER ")]
 for name in ("hotload", "priority"):
     r = runs.get(name)
     if not r or r["exit"] != 0:

@@ -20,3 +20,30 @@ kload_boot()
 	shift
 	boot_guest "" --scsi-debug none --kmod "$@" -- sh -c "$_s"
 }
+
+# marked_runs(PATH, MARK) in the verdicts: the guest's output cut into runs,
+# each begun by a line "MARK NAME" and ended by "DIXLOAD-EXIT N": returns
+# (runs, lines), runs[NAME] = {"recs": its JSON records, "text": its other
+# lines, "exit": N or None}, lines every line of PATH.
+_kload_py=$(cat <<'PY'
+def marked_runs(path, mark="RUN "):
+    runs, cur, lines = {}, None, []
+    for l in open(path, errors="replace"):
+        l = l.rstrip("\n")
+        lines.append(l)
+        if l.startswith(mark):
+            cur = l[len(mark):]
+            runs[cur] = {"recs": [], "text": [], "exit": None}
+        elif cur and l.startswith("DIXLOAD-EXIT "):
+            runs[cur]["exit"] = int(l.split()[1])
+        elif cur:
+            runs[cur]["text"].append(l)
+            try:
+                runs[cur]["recs"].append(json.loads(l))
+            except ValueError:
+                pass
+    return runs, lines
+PY
+)
+PY_JUDGE="$PY_JUDGE
+$_kload_py"

@@ -27,22 +27,9 @@ echo \"DIXLOAD-EXIT \$?\""
 kload_boot "$script"
 
 write_judge <<'PY'
-import json
-runs, cur = {}, None
-for l in open(sys.argv[1], errors="replace"):
-    l = l.rstrip("\n")
-    if l.startswith("NO-DIXOFFLOAD"):
-        fail("modprobe dixoffload failed in the guest")
-    if l.startswith("RUN "):
-        cur = l[4:]; runs[cur] = {"recs": [], "text": [], "exit": None}
-    elif cur and l.startswith("DIXLOAD-EXIT "):
-        runs[cur]["exit"] = int(l.split()[1])
-    elif cur:
-        runs[cur]["text"].append(l)
-        try:
-            runs[cur]["recs"].append(json.loads(l))
-        except ValueError:
-            pass
+runs, lines = marked_runs(sys.argv[1])
+if "NO-DIXOFFLOAD" in lines:
+    fail("modprobe dixoffload failed in the guest")
 t = runs.get("thread")
 if not t or t["exit"] != 0:
     fail("the thread's command: want exit 0: %s" % (t and t["text"][-4:]))

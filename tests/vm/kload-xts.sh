@@ -43,26 +43,11 @@ echo \"DIXLOAD-EXIT \$?\""
 kload_boot "$script" --kmod-load 'dixkload,allow_corrupt=1' --append preempt=full
 
 write_judge <<'PY'
-import json
-runs, cur, cryptd, kver = {}, None, None, "?"
-for l in open(sys.argv[1], errors="replace"):
-    l = l.rstrip("\n")
-    if l.startswith("KVER "):
-        kver = l[5:]
-    elif l.startswith("CRYPTD "):
-        cryptd = l[7:] == "yes"
-    elif l.startswith("NO-DIXOFFLOAD"):
-        fail("modprobe dixoffload failed in the guest (the bed installs it)")
-    elif l.startswith("ALG "):
-        cur = l[4:]; runs[cur] = {"recs": [], "text": [], "exit": None}
-    elif cur and l.startswith("DIXLOAD-EXIT "):
-        runs[cur]["exit"] = int(l.split()[1])
-    elif cur:
-        runs[cur]["text"].append(l)
-        try:
-            runs[cur]["recs"].append(json.loads(l))
-        except ValueError:
-            pass
+runs, lines = marked_runs(sys.argv[1], "ALG ")
+kver = ([l[5:] for l in lines if l.startswith("KVER ")] or ["?"])[0]
+cryptd = ([l[7:] == "yes" for l in lines if l.startswith("CRYPTD ")] or [None])[0]
+if "NO-DIXOFFLOAD" in lines:
+    fail("modprobe dixoffload failed in the guest (the bed installs it)")
 if cryptd is None:
     fail("the guest did not say whether its kernel has cryptd")
 print("kernel", kver, "cryptd", cryptd)

@@ -23,19 +23,8 @@ echo \"DIXLOAD-EXIT \$?\""
 boot_guest "" --kmod --icount-sleep off --dm crypt:aes-xts-plain64 --scsi-debug "dev_size_mb=64 delay=0" -- sh -c "$script"
 
 write_judge <<'PY'
-import json, re
-runs, cur = {}, None
-for l in open(sys.argv[1], errors="replace"):
-    l = l.rstrip("\n")
-    if l.startswith("RUN "):
-        cur = l[4:]; runs[cur] = {"recs": [], "exit": None}
-    elif cur and l.startswith("DIXLOAD-EXIT "):
-        runs[cur]["exit"] = int(l.split()[1])
-    elif cur:
-        try:
-            runs[cur]["recs"].append(json.loads(l))
-        except ValueError:
-            pass
+import re
+runs = marked_runs(sys.argv[1])[0]
 for name, to, d in (("flag", "xts-aes-aesni", "rise"), ("noflag", "xts-aes-dixoffload", "fall")):
     r = runs.get(name)
     if not r or r["exit"] != 0:

@@ -22,19 +22,7 @@ echo \"DIXLOAD-EXIT \$?\""
 kload_boot "$script" --kmod-load dixsoft --icount-sleep off
 
 write_judge <<'PY'
-import json
-runs, cur = {}, None
-for l in open(sys.argv[1], errors="replace"):
-    l = l.rstrip("\n")
-    if l.startswith("RUN "):
-        cur = l[4:]; runs[cur] = {"recs": [], "exit": None}
-    elif cur and l.startswith("DIXLOAD-EXIT "):
-        runs[cur]["exit"] = int(l.split()[1])
-    elif cur:
-        try:
-            runs[cur]["recs"].append(json.loads(l))
-        except ValueError:
-            pass
+runs = marked_runs(sys.argv[1])[0]
 want = {"a": ("fall", "rise"), "b": ("rise", "fall")}
 tr = {}
 for name in ("a", "b"):
