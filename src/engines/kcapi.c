@@ -298,8 +298,18 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	/* sync: a request completes inside its call, one slot per TFM */
 	depth = k->async ? k->ntfm * k->iodepth : k->ntfm;
 	ctx->depth = depth;
-	/* a deferring driver: an entry (op socket, thread) per slot */
+	kc_derive(o->seed, WHAT_KEY, k->key, sizeof(k->key));
+	/*
+	 * A deferring driver: an entry (op socket, thread) per slot.  A
+	 * wrapper says so by its name; any other driver (an offload card's,
+	 * the model's xts-aes-dixoffload) by one request the kernel still
+	 * holds when io_submit() returns: a second on its op socket would
+	 * get EBUSY (aio.c), and its name cannot tell.
+	 */
 	k->lanes = kc_lanes(k);
+	if (k->lanes == 1 && k->async && k->iodepth > 1 &&
+	    k->a->type != KC_HASH && kc_probe_defers(k))
+		k->lanes = k->iodepth;
 	k->ntfm *= k->lanes;
 	k->per = k->async ? k->iodepth / k->lanes : 1;
 	/* the modules kc_setup() loaded: the run's note, once */
@@ -316,7 +326,6 @@ static int kc_init(struct dix_eng_ctx *ctx)
 				 sndbuf, k->aio_max, k->bs, k->aio_max,
 				 k->iodepth);
 	}
-	kc_derive(o->seed, WHAT_KEY, k->key, sizeof(k->key));
 	k->tfm = calloc(k->ntfm, sizeof(*k->tfm));
 	k->in = calloc(depth, sizeof(*k->in));
 	k->out = calloc(depth, sizeof(*k->out));

@@ -59,6 +59,14 @@ struct kc;
 int kc_probe_aio(struct kc *k, unsigned int n, struct kc_probe *p);
 
 /**
+ * kc_probe_defers() - whether @k's driver defers its requests: one probe
+ * request still in the kernel when io_submit() returned (kc_probe_aio()).
+ * Return: 1 when it does, 0 when it completed inside the call or the probe
+ * could not tell.
+ */
+int kc_probe_defers(struct kc *k);
+
+/**
  * kc_explain() - @err's text for a refusal of @name (bind ENOENT, socket
  * EAFNOSUPPORT) when the kernel's era explains it (kcapi/era.h), with the
  * name this kernel has for a driver it no longer has; "" otherwise.

@@ -358,7 +358,8 @@ unsigned int kc_aio_limit(size_t inl, unsigned long *sndbuf);
 
 /**
  * kc_lanes() - op sockets per TFM for --submit async: --iodepth when the
- * driver defers its requests (a wrapper: cryptd, pcrypt), else 1.
+ * driver's name says it defers its requests (a wrapper: cryptd, pcrypt),
+ * else 1 (kcapi.c then asks kc_probe_defers() of any other driver).
  */
 unsigned int kc_lanes(const struct kc *k);
 

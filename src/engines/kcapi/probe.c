@@ -230,3 +230,11 @@ out:
 	free(out);
 	return r;
 }
+
+int kc_probe_defers(struct kc *k)
+{
+	struct kc_probe p;
+
+	kc_probe_aio(k, 1, &p);
+	return !p.err && p.n == 1 && p.done == 0;
+}
