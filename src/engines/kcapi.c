@@ -34,6 +34,7 @@
 #include "engines/engine.h"
 #include "engines/kcapi/kc.h"
 #include "kernel/cryptobind.h"
+#include "kernel/qat.h"
 #include "lib/depth.h"
 #include "lib/util.h"
 
@@ -313,8 +314,10 @@ static int kc_init(struct dix_eng_ctx *ctx)
 	k->ntfm *= k->lanes;
 	k->per = k->async ? k->iodepth / k->lanes : 1;
 	/* the modules kc_setup() loaded: the run's note, once */
-	if (ctx->job == 0)
+	if (ctx->job == 0) {
 		snprintf(ctx->note, sizeof(ctx->note), "%s", kc_need_note());
+		qat_note_append(ctx->note, sizeof(ctx->note));
+	}
 	if (k->async) {
 		unsigned long sndbuf;
 

@@ -41,6 +41,7 @@
 #include "engines/engine.h"
 #include "engines/kload/kl.h"
 #include "kernel/cryptobind.h"
+#include "kernel/qat.h"
 #include "lib/depth.h"
 #include "lib/util.h"
 
@@ -341,6 +342,8 @@ static int kl_init(struct dix_eng_ctx *ctx)
 		 kl_run.note, kl_run.note[0] ? "; " : "",
 		 (unsigned long long)o->tfms, (unsigned long long)o->iodepth,
 		 submit_names[o->submit], k->ld[0].driver, checks);
+	if (ctx->job == 0)
+		qat_note_append(ctx->note, sizeof(ctx->note));
 	return 0;
 }
 
