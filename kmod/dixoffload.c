@@ -195,6 +195,8 @@ static void dixoff_start(struct skcipher_request *req, struct dixoff_dev *dev)
 	hrtimer_start(&rc->timer, done, HRTIMER_MODE_ABS_SOFT);
 }
 
+static struct skcipher_alg dixoff_alg;
+
 static void dixoff_corrupt(struct skcipher_request *req)
 {
 	unsigned int n = READ_ONCE(corrupt_every);
@@ -202,7 +204,8 @@ static void dixoff_corrupt(struct skcipher_request *req)
 	bool hit;
 	u8 b;
 
-	if (!n || !READ_ONCE(dixoff_registered) || !req->cryptlen)
+	if (!n || !READ_ONCE(dixoff_registered) || !dixbed_tested(&dixoff_alg.base) ||
+	    !req->cryptlen)
 		return;
 	spin_lock_irqsave(&dixoff_stat_lock, flags);
 	hit = completed % n == n - 1;
