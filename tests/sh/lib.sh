@@ -37,7 +37,14 @@ hard() { echo "ERROR: $*"; exit 99; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dixload-test.XXXXXX") && [ -d "$WORK" ] ||
 	hard "mktemp -d ${TMPDIR:-/tmp}/dixload-test.XXXXXX failed: no work directory"
 cleanup_hooks=""
-cleanup() { eval "$cleanup_hooks"; rm -rf "$WORK"; }
+# DIXLOAD_TEST_KEEP=DIR: a copy of $WORK (a VM test's guest output) is left
+# in DIR/TEST for a look after the test
+cleanup() {
+	eval "$cleanup_hooks"
+	[ -n "${DIXLOAD_TEST_KEEP:-}" ] && mkdir -p "$DIXLOAD_TEST_KEEP" &&
+		rm -rf "$DIXLOAD_TEST_KEEP/${0##*/}" && cp -r "$WORK" "$DIXLOAD_TEST_KEEP/${0##*/}"
+	rm -rf "$WORK"
+}
 trap cleanup EXIT
 on_exit() { cleanup_hooks="$1; $cleanup_hooks"; }
 
