@@ -95,6 +95,9 @@ static void call_run(struct kc *k, struct kc_tfm *t, struct kc_call *c,
 	 */
 	unsigned int i, m = k->aio_inline ? 1 : c->n;
 
+	/* a failed call poisons libkcapi 1.4's handle (kc_tfm_renew()) */
+	if (t->failed && k->a->type != KC_HASH && kc_tfm_renew(k, t) == 0)
+		t->failed = 0;
 	if (k->depth && k->a->type != KC_HASH)
 		depth_enter(k->depth, m);
 	switch (k->a->type) {
@@ -128,6 +131,8 @@ static void call_run(struct kc *k, struct kc_tfm *t, struct kc_call *c,
 	}
 	if (k->depth && k->a->type != KC_HASH)
 		depth_leave(k->depth, m);
+	if (c->r < 0 && k->a->type != KC_HASH)
+		t->failed = 1;
 }
 
 /*

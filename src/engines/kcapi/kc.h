@@ -141,6 +141,7 @@ struct kc_tfm {
 	unsigned int id;		/* 0 .. --tfms-1 across all jobs */
 	unsigned int gen;		/* cryptobind generation at open */
 	int cand;			/* the IV candidate that last matched */
+	int failed;			/* its last AIO call failed (kc_tfm_renew()) */
 	struct dix_io **pend[DIX_DIR_NR];	/* queued, not submitted */
 	unsigned int npend[DIX_DIR_NR];
 	struct dix_io **work;
@@ -296,6 +297,16 @@ int kc_tfm_open(struct kc *k, struct kc_tfm *t, char *err, size_t len);
  */
 int kc_tfm_lane(struct kc *k, struct kc_tfm *t, struct kc_tfm *lead,
 		char *err, size_t len);
+
+/**
+ * kc_tfm_renew() - give @t a new op socket (and AIO context) on the same
+ * TFM, in place of its handle.  libkcapi 1.4's AIO call never returns on
+ * a handle whose earlier AIO call failed (CVE-2026-71227, fixed in 1.5.1:
+ * _kcapi_aio_read_all() waits for the failed call's events forever,
+ * busy), so an AIO call after a failure gets a new handle.
+ * Return: 0 or -errno (the old handle is kept).
+ */
+int kc_tfm_renew(struct kc *k, struct kc_tfm *t);
 
 /** kc_tfm_close() - close @t's handle (none open: nothing). */
 void kc_tfm_close(struct kc *k, struct kc_tfm *t);

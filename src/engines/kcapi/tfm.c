@@ -143,6 +143,20 @@ int kc_tfm_lane(struct kc *k, struct kc_tfm *t, struct kc_tfm *lead,
 	return 0;
 }
 
+int kc_tfm_renew(struct kc *k, struct kc_tfm *t)
+{
+	struct kcapi_handle *h = NULL;
+	int r = kcapi_handle_reinit(&h, t->h, KCAPI_INIT_AIO);
+
+	if (r)
+		return r;
+	kc_tfm_close(k, t);
+	t->h = h;
+	if (k->a->type == KC_AEAD)
+		kcapi_aead_setassoclen(t->h, k->a->assoclen);
+	return 0;
+}
+
 int kc_maybe_rebind(struct kc *k, struct kc_tfm *t, struct dix_io *io)
 {
 	char err[200];
