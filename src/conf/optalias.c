@@ -363,10 +363,13 @@ int fio_parse_rate(const char *s, unsigned int kb_base, double out[2])
 /* --- the table ------------------------------------------------------ */
 
 #define NOTE_NUMJOBS "each job takes its own slice of the region; fio's numjobs clones the job over the whole region"
+#define NOTE_FIOLOG "PREFIX_bw.1.log / PREFIX_iops.1.log hold a line per direction per --interval (fio's log_avg_msec=--interval); fio without log_avg_msec logs every I/O"
 #define NOTE_DIRECT "direct=0 (buffered=1) is --buffered: no O_DIRECT, and the start line says so"
 
 const struct dix_fio_alias dix_fio_aliases[] = {
 	{ "numjobs", "jobs", FIO_DIFFERENT, 0, "N", set_same, NOTE_NUMJOBS },
+	{ "write_bw_log", "bw-log", FIO_DIFFERENT, 0, "PREFIX", set_same, NOTE_FIOLOG },
+	{ "write_iops_log", "iops-log", FIO_DIFFERENT, 0, "PREFIX", set_same, NOTE_FIOLOG },
 	{ "ioengine", "engine", FIO_MAPPED, 0, "NAME", set_engine,
 	  "libaio, io_uring, sync, null and sg by the same name; psync, pvsync, pvsync2 are sync (pread/pwrite)" },
 	{ "filename", "dev", FIO_DIFFERENT, 0, "PATH[:PATH]", set_filename,

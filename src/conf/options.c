@@ -221,6 +221,16 @@ const struct dix_option dix_options[] = {
 		.help = "write each interval's latency histograms to FILE, one JSON line per interval, flushed per line (dixload compare reads it); under MPI rank 0 writes the job's",
 	},
 	{
+		.name = "bw-log", .type = OPT_STR, .off = OFF(bw_log),
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "PREFIX",
+		.help = "write PREFIX_bw.1.log in fio's log format (msec, KiB/s, direction, 0, 0), a line per direction per interval, as fio's write_bw_log with log_avg_msec = --interval: fio's tools (fio2gnuplot, fio_generate_plots) read it",
+	},
+	{
+		.name = "iops-log", .type = OPT_STR, .off = OFF(iops_log),
+		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "PREFIX",
+		.help = "write PREFIX_iops.1.log in fio's log format (msec, I/Os per second, direction, 0, 0), as fio's write_iops_log with log_avg_msec = --interval",
+	},
+	{
 		.name = "output", .type = OPT_STR, .off = OFF(output),
 		.flags = OPT_CLI_ONLY, .complete = CPL_FILE, .metavar = "FILE",
 		.help = "also write what stdout gets (start lines, meter, events, summary) to FILE, flushed per line; under MPI %r is the rank, %h the host",

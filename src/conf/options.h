@@ -163,6 +163,8 @@ struct dix_opts {
 	char *plot;
 	char *log;
 	char *lat_log;
+	char *bw_log;		/* fio's PREFIX_bw.1.log (sink_fiolog.c) */
+	char *iops_log;		/* fio's PREFIX_iops.1.log */
 	char *output;
 	char *metrics;
 	double metrics_linger;

@@ -50,6 +50,10 @@ int sinks_open(struct dix_sinks *s, const struct dix_opts *o, int silent,
 		e = sinks_add(s, &sink_csv_ops, sink_csv_new(o->log));
 	if (!e && o->lat_log)
 		e = sinks_add(s, &sink_latlog_ops, sink_latlog_new(o->lat_log));
+	if (!e && (o->bw_log || o->iops_log))
+		e = sinks_add(s, &sink_fiolog_ops,
+			      sink_fiolog_new(o->bw_log, o->iops_log,
+					      rw_reads(o->rw), rw_writes(o->rw)));
 	return e;
 }
 

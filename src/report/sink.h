@@ -137,6 +137,17 @@ extern const struct dix_sink_ops sink_latlog_ops;
  */
 void *sink_latlog_new(const char *path);
 
+/* The --bw-log and --iops-log sink (sink_fiolog.c): fio's log format. */
+extern const struct dix_sink_ops sink_fiolog_ops;
+
+/**
+ * sink_fiolog_new() - its state: the intervals kept, PREFIX_bw.1.log for
+ * @bw and PREFIX_iops.1.log for @iops (either may be NULL) written at the
+ * summary of a run that started, a line per interval for each direction
+ * the workload does (@reads, @writes).
+ */
+void *sink_fiolog_new(const char *bw, const char *iops, int reads, int writes);
+
 /* The --output sink (sink_output.c). */
 extern const struct dix_sink_ops sink_output_ops;
 
