@@ -1,5 +1,5 @@
 #!/bin/sh
-# kload engine on every era (6.1.0-50 by default; CI runs it again on 6.1.0-57, 6.12 and sid): 2 TFMs x 16 in flight each, every result checked in the kernel, exit 0 and Err 0, and the module's measured inflight_max is the 32 asked with an asynchronous driver (a synchronous one's 32 threads overlap in it as far as the scheduler preempts them: 8-32 at once): xts(aes) on the default driver (sync: 32 kernel threads; the guest boots with preempt=full, see below), cryptd(xts(aes)) (async) where the kernel has cryptd (where it has none, as sid's 7.2, the run is refused naming CONFIG_CRYPTO_CRYPTD), and the offload model's async xts-aes-dixoffload (at 200 ms a request); then with the module's allow_corrupt=1 and --test-corrupt-every 100 the wrong results are counted (exit 3, Err of kind verify, one in 100 requests) and the error names the TFM and the request.
+# kload engine on every era (6.1.0-50 by default; CI runs it again on 6.1.0-57, 6.12 and sid): 2 TFMs x 16 in flight each, every result checked in the kernel, exit 0 and Err 0, and the module's measured inflight_max is the 32 asked with the offload model (24-32 with cryptd, whose worker may finish one before the last is in; a synchronous driver's 32 threads overlap in it as far as the scheduler preempts them: 8-32 at once): xts(aes) on the default driver (sync: 32 kernel threads; the guest boots with preempt=full, see below), cryptd(xts(aes)) (async) where the kernel has cryptd (where it has none, as sid's 7.2, the run is refused naming CONFIG_CRYPTO_CRYPTD), and the offload model's async xts-aes-dixoffload (at 200 ms a request); then with the module's allow_corrupt=1 and --test-corrupt-every 100 the wrong results are counted (exit 3, Err of kind verify, one in 100 requests) and the error names the TFM and the request.
 . "$top_srcdir/tests/vm/lib.sh"
 . "$top_srcdir/tests/vm/hotload-lib.sh"
 . "$top_srcdir/tests/vm/kcapi-lib.sh"
@@ -84,15 +84,21 @@ for a in ("xts(aes)", "cryptd(xts(aes))", "dixoffload"):
     # (6.1.0-50, mean 8.6), 32 (6.1.0-57), 28 (6.12), 16 (7.2, whose
     # aes-lib is 2.4x faster: fewer preemptions land inside a request);
     # without it 1.  So a synchronous driver shows its requests overlap
-    # (at least 8 at once, a mean above 4) and an asynchronous one, which
-    # holds every slot, the 32 asked exactly.
+    # (at least 8 at once, a mean above 4), and the model, which holds
+    # every slot for its 200 ms, the 32 asked exactly.
     im, mean = summ.get("inflight_max"), summ.get("inflight_mean")
     if a == "xts(aes)":
         if im is None or not 8 <= im <= 32 or mean is None or mean <= 4:
             fail("%s: inflight_max %s, mean %s: want 8-32 at once and a mean above 4 (32 threads)"
                  % (a, im, mean))
-    elif im != 32:
+    elif a == "dixoffload" and im != 32:
         fail("%s: inflight_max %s, want the 32 asked (2 TFMs x 16)" % (a, im))
+    # cryptd's worker may take a request before the last of the 32 is in:
+    # beside a busy host (1 CPU of other work) the guest's idle time, which
+    # dixvm's default clock lets run with the host's, moved and 30 were at
+    # once (measured); more than one TFM's 16 at once is what async proves
+    elif a != "dixoffload" and (im is None or not 24 <= im <= 32):
+        fail("%s: inflight_max %s, want 24-32 of the 32 asked (2 TFMs x 16)" % (a, im))
     # The mean is the CPU's split: cryptd's worker (nice 0) drains its queue
     # as fast as the slots' runners (nice 19) check and refill it, so with
     # every result checked (3x the driver's cost) the slots wait for their
