@@ -38,6 +38,7 @@
 /* Options of the job-file mode itself (fio's names for the targets). */
 static int takes_value(const char *arg)
 {
+	const struct dix_fio_alias *a;
 	const struct dix_option *d;
 	char name[64];
 	size_t n;
@@ -51,7 +52,11 @@ static int takes_value(const char *arg)
 		return 0;
 	memcpy(name, arg + 2, n + 1);
 	d = opt_find(name);
-	return d && d->type != OPT_FLAG;
+	if (d)
+		return d->type != OPT_FLAG;
+	/* fio's names too: `--numjobs 2 job.fio`, `--write_bw_log p job.fio` */
+	a = opt_cli_alias(name);
+	return a && !a->flag;
 }
 
 int jobrun_files(int argc, char **argv)
@@ -424,7 +429,8 @@ static int refuse_shared_files(const struct runner *r, const struct jm_job *mj,
 {
 	static const char *const own[] = {
 		"--output", "--plot", "--log", "--lat-log", "--error-log",
-		"--journal", "--metrics",
+		"--journal", "--metrics", "--bw-log", "--iops-log",
+		"--write_bw_log", "--write_iops_log",
 	};
 	int i, runs = 0;
 	unsigned int k;

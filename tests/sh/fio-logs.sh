@@ -1,5 +1,5 @@
 #!/bin/sh
-# fio's log format (issue 34: fio's tools read dixload's outputs): --write_bw_log/--write_iops_log (fio's names of --bw-log/--iops-log) write PREFIX_bw.1.log and PREFIX_iops.1.log with a line per direction per interval, each equal to the JSON interval with the same end (KiB/s = bytes/s / 1024, I/Os per second of the interval), the last partial interval included; fio 3.33 writes the same columns for the same options (msec, value, direction, 0, 0 with log_avg_msec), checked on a fio run beside it; fio2gnuplot, fio's own tool, reads dixload's logs and its min/max/avg are the logs' own; a write-only run logs direction 1 alone.
+# fio's log format (issue 34: fio's tools read dixload's outputs): --write_bw_log/--write_iops_log (fio's names of --bw-log/--iops-log) write PREFIX_bw.1.log and PREFIX_iops.1.log with a line per direction per interval, each equal to the JSON interval with the same end (KiB/s = bytes/s / 1024, I/Os per second of the interval), the last partial interval included; fio 3.33 writes the same columns for the same options (msec, value, direction, 0, 0 with log_avg_msec), checked on a fio run beside it; fio2gnuplot, fio's own tool, reads dixload's logs and its min/max/avg are the logs' own; a write-only run logs direction 1 alone; with a job file of two jobs the log is refused (each run would write it over the other's).
 . "$top_srcdir/tests/sh/lib.sh"
 need_dixload
 need_python
@@ -12,6 +12,12 @@ run_dix "$WORK/r.json" "$WORK/r.err" --dev "$F" --size 16m --rw randrw --bs 4k -
 grep -q "note: --write_bw_log is --bw-log" "$WORK/r.err" || fail "no note of the difference from fio's write_bw_log: $(cat "$WORK/r.err")"
 run_dix "$WORK/w.json" "$WORK/w.err" --dev "$F" --rw write --bs 4k --runtime 1 --bw-log "$WORK/w" ||
 	fail "dixload, write only: $(cat "$WORK/w.err")"
+# a job file of two jobs would write one PREFIX_bw.1.log twice: refused
+printf '[a]\nfilename=%s\nsize=4m\nrw=write\nruntime=1\n[b]\nfilename=%s\nsize=4m\nrw=write\nruntime=1\n' \
+	"$WORK/a.img" "$WORK/b.img" >"$WORK/two.fio"
+"$DIXLOAD" --write_bw_log "$WORK/two" "$WORK/two.fio" >"$WORK/two.out" 2>&1 && fail "two jobs, one bw log: accepted"
+grep -q -- "--write_bw_log: the job files make 2 runs" "$WORK/two.out" || fail "two jobs, one bw log: $(cat "$WORK/two.out")"
+[ ! -e "$WORK/two_bw.1.log" ] || fail "two jobs, one bw log: refused, yet the file was written"
 # fio beside it, with the options dixload's logs stand for
 (cd "$WORK" && fio --name=j --filename="$WORK/fio.img" --size=16m --rw=randrw --bs=4k --runtime=1 \
 	--time_based --ioengine=psync --write_bw_log=fio --write_iops_log=fio --log_avg_msec=500 \
